@@ -1,0 +1,4 @@
+/// The version the `osprey` tool reports.
+enum OspreyVersion {
+    static let current = "0.1.0"
+}

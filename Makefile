@@ -1,0 +1,34 @@
+# Osprey — build, test and run. Every target installs what it needs first (make setup).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+# The C libraries' -dev packages and the tools the build and tests use (Debian names).
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help setup build test demo clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+setup: ## Install the system packages (apt-get update once, then install; quiet when done)
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "setup: installing$$(printf ' %s' $$missing)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
+	$(SWIFT) build -c release
+
+test: setup ## Run the whole test suite
+	$(SWIFT) test --disable-xctest
+
+demo: build ## Show the CLI (the gallery server arrives with its issue)
+	.build/release/osprey --version
+	.build/release/osprey --help
+
+clean: ## Remove build output
+	rm -rf .build

@@ -1,0 +1,2 @@
+// libcurl (the OpenSSL flavour on Debian).
+#include <curl/curl.h>

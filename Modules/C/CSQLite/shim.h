@@ -1,0 +1,2 @@
+// SQLite 3.
+#include <sqlite3.h>

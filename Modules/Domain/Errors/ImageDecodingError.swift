@@ -1,0 +1,31 @@
+/// Why bytes could not be decoded into an ``Image``.
+public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The bytes are not an image at all; `prefix` shows how they start (for example `<html`).
+    case notAnImage(prefix: String)
+    /// The format is recognised but not decoded by Osprey (GIF, HEIC, AVIF …).
+    case unsupportedFormat(ImageFormat, detail: String? = nil)
+    /// The header declares more pixels than the limit allows.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The input is larger than the byte limit allows.
+    case tooManyBytes(count: Int64, limit: Int64)
+    /// The data is damaged or truncated; `detail` is the codec's message.
+    case corrupt(ImageFormat, detail: String)
+    /// The input file could not be read.
+    case unreadable(path: String, reason: String)
+
+    /// Shows the first bytes of `data` as text where printable, for ``notAnImage(prefix:)``.
+    public static func describePrefix<C: Collection<UInt8>>(_ data: C, length: Int = 16) -> String {
+        String(data.prefix(length).map { (0x20..<0x7F).contains($0) ? Character(Unicode.Scalar($0)) : "." })
+    }
+
+    public var description: String {
+        switch self {
+        case let .notAnImage(prefix): "not an image: the data starts with `\(prefix)`"
+        case let .unsupportedFormat(format, detail): "unsupported format: \(format)" + (detail.map { " (\($0))" } ?? "")
+        case let .tooManyPixels(w, h, limit): "image is \(w)x\(h), over the limit of \(limit / 1_000_000) megapixels"
+        case let .tooManyBytes(count, limit): "input is \(count) bytes, over the limit of \(limit) bytes"
+        case let .corrupt(format, detail): "corrupt \(format) data: \(detail)"
+        case let .unreadable(path, reason): "cannot read \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+
+extension ImagePipeline {
+    /// The parts a pipeline is built from. Each is a port, so any of them can be swapped.
+    public struct Configuration: Sendable {
+        /// Fetches bytes for URL sources.
+        public var dataLoader: any DataLoading
+        /// Decodes bytes at the target size; chosen formats are sniffed by magic bytes.
+        public var decoder: any ImageDecoding
+        /// Holds processed images in memory; `nil` disables the memory tier.
+        public var imageCache: (any ImageCaching)?
+        /// Holds original bytes, usually on disk; `nil` disables the disk tier.
+        public var dataCache: (any DataCaching)?
+        /// Wall-clock time, for HTTP freshness.
+        public var clock: any Clock
+        /// How many decodes and processing runs may go at once (default: one per core).
+        public var maxConcurrentDecodes: Int
+        /// Where the pipeline reports cache failures it works around.
+        public var logger: Logger
+
+        /// Creates a configuration.
+        public init(
+            dataLoader: any DataLoading,
+            decoder: any ImageDecoding,
+            imageCache: (any ImageCaching)? = nil,
+            dataCache: (any DataCaching)? = nil,
+            clock: any Clock = SystemClock(),
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            logger: Logger = Logger(label: "osprey.pipeline")
+        ) {
+            self.dataLoader = dataLoader
+            self.decoder = decoder
+            self.imageCache = imageCache
+            self.dataCache = dataCache
+            self.clock = clock
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.logger = logger
+        }
+    }
+}

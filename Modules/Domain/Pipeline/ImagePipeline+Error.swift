@@ -1,0 +1,22 @@
+extension ImagePipeline {
+    /// Why a pipeline could not deliver an image. Errors are never cached.
+    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// The bytes could not be fetched.
+        case dataLoadingFailed(DataLoadingError)
+        /// The bytes are not a decodable image.
+        case decodingFailed(ImageDecodingError)
+        /// A processor failed.
+        case processingFailed(processor: String, ImageProcessingError)
+        /// The request allowed the caches only, and they did not hold the image.
+        case notCached(CacheKey)
+
+        public var description: String {
+            switch self {
+            case .dataLoadingFailed(let error): error.description
+            case .decodingFailed(let error): error.description
+            case let .processingFailed(processor, error): "processor \(processor) failed: \(error)"
+            case .notCached(let key): "not cached, and the request allows the caches only: \(key)"
+            }
+        }
+    }
+}

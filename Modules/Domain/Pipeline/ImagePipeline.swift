@@ -1,0 +1,85 @@
+import Foundation
+
+/// Loads images through memory, disk and network, decoding at the size that will be shown.
+///
+/// 1. The memory cache holds processed images: a hit returns without suspending on any actor.
+/// 2. The disk cache holds original bytes, so one download serves every target size: a hit
+///    is decoded at the target size, processed and put in memory.
+/// 3. Otherwise the bytes are downloaded — once per source however many callers ask —
+///    checked, stored on disk, decoded, processed and put in memory.
+///
+/// Identical requests in flight share one load. A caller that cancels gets
+/// `CancellationError` while the others still get their image; when every caller has left,
+/// the load itself is cancelled. Failures reach callers as ``Error`` and are never cached.
+///
+/// ```swift
+/// let pipeline = ImagePipeline(configuration: .init(dataLoader: loader, decoder: codecs,
+///                                                   imageCache: memory, dataCache: disk))
+/// let response = try await pipeline.image(for: ImageRequest(url: url, targetSize: .init(width: 200, height: 200)))
+/// print(response.tier, response.duration)
+/// ```
+public final class ImagePipeline: ImageProviding {
+    /// The parts this pipeline uses.
+    public let configuration: Configuration
+
+    let imageLoads = TaskCoalescer<ImageLoadKey, LoadedImage>()
+    let dataLoads = TaskCoalescer<DataLoadKey, Data>()
+    let decodeLimiter: AsyncLimiter
+
+    /// Creates a pipeline from its parts.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.decodeLimiter = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
+    }
+
+    public func image(for request: ImageRequest) async throws -> ImageResponse {
+        let start = ContinuousClock.now
+        try Task.checkCancellation()
+        if let image = cachedImage(for: request) {
+            return ImageResponse(image: image, tier: .memory, duration: .now - start)
+        }
+        let loaded = try await imageLoads.value(for: ImageLoadKey(request), priority: request.priority.taskPriority) {
+            try await self.load(request)
+        }
+        return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start)
+    }
+
+    /// The processed image for `request` if the memory cache holds it.
+    public func cachedImage(for request: ImageRequest) -> Image? {
+        guard !request.options.contains(.disableMemoryCacheReads) else { return nil }
+        return configuration.imageCache?.image(for: request.imageKey)
+    }
+
+    /// How many callers wait on the load `request` would join (for tests and diagnostics).
+    public func waitingCallers(for request: ImageRequest) async -> Int {
+        await imageLoads.waiterCount(for: ImageLoadKey(request))
+    }
+
+    /// How many shared image loads and shared downloads this pipeline has started.
+    public func startedLoads() async -> (images: Int, downloads: Int) {
+        (await imageLoads.startedCount, await dataLoads.startedCount)
+    }
+}
+
+/// A processed image and the tier it came from, shared by coalesced callers.
+struct LoadedImage: Sendable {
+    let image: Image
+    let tier: ImageResponse.Tier
+}
+
+/// Requests coalesce when they want the same image under the same cache options.
+struct ImageLoadKey: Hashable, Sendable {
+    let key: CacheKey
+    let options: ImageRequest.Options.RawValue
+
+    init(_ request: ImageRequest) {
+        key = request.imageKey
+        options = request.options.rawValue
+    }
+}
+
+/// Downloads coalesce per source, and per whether the bytes go to the disk cache.
+struct DataLoadKey: Hashable, Sendable {
+    let key: CacheKey
+    let storesToDisk: Bool
+}

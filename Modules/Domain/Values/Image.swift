@@ -1,0 +1,64 @@
+/// A decoded image: a buffer of pixels with its geometry.
+///
+/// Storage is a copy-on-write byte array, so an `Image` is a cheap value to pass between
+/// tasks. Rows may be padded: row `y` starts at `y * bytesPerRow`.
+public struct Image: Hashable, Sendable, CustomStringConvertible {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The layout of each pixel.
+    public let pixelFormat: PixelFormat
+    /// Bytes from the start of one row to the start of the next.
+    public let bytesPerRow: Int
+    /// The pixels, `bytesPerRow × height` bytes.
+    public let pixels: [UInt8]
+
+    /// Creates an image, checking that the buffer matches the geometry.
+    ///
+    /// - Throws: ``ImageGeometryError`` when a side is not positive, a row is shorter than
+    ///   its pixels, or the buffer does not hold `bytesPerRow × height` bytes.
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8]) throws(ImageGeometryError) {
+        let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
+        guard width > 0, height > 0 else { throw .emptySize(width: width, height: height) }
+        guard rowBytes >= width * pixelFormat.bytesPerPixel else {
+            throw .rowTooShort(bytesPerRow: rowBytes, needed: width * pixelFormat.bytesPerPixel)
+        }
+        guard pixels.count == rowBytes * height else {
+            throw .bufferSizeMismatch(expected: rowBytes * height, actual: pixels.count)
+        }
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.bytesPerRow = rowBytes
+        self.pixels = pixels
+    }
+
+    /// The image's size in pixels.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// What the image costs in memory, in bytes: its pixel buffer.
+    ///
+    /// This is the figure memory caches count against their cost limit.
+    public var cost: Int { bytesPerRow * height }
+
+    public var description: String { "Image(\(width)x\(height) \(pixelFormat.rawValue))" }
+}
+
+/// Why an ``Image`` could not be made from a buffer.
+public enum ImageGeometryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Width or height is zero or negative.
+    case emptySize(width: Int, height: Int)
+    /// `bytesPerRow` cannot hold a row of pixels.
+    case rowTooShort(bytesPerRow: Int, needed: Int)
+    /// The buffer's length is not `bytesPerRow × height`.
+    case bufferSizeMismatch(expected: Int, actual: Int)
+
+    public var description: String {
+        switch self {
+        case let .emptySize(w, h): "an image needs a positive size, got \(w)x\(h)"
+        case let .rowTooShort(row, needed): "bytesPerRow \(row) is shorter than a row of pixels (\(needed) bytes)"
+        case let .bufferSizeMismatch(expected, actual): "pixel buffer holds \(actual) bytes, expected \(expected)"
+        }
+    }
+}

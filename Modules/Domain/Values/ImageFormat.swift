@@ -1,0 +1,28 @@
+/// An encoded image format, identified by name.
+///
+/// A struct rather than an enum so codecs can name formats Osprey does not know yet.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format's short lowercase name, such as `jpeg`.
+    public var rawValue: String
+
+    /// Creates a format from its short name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// JPEG (JFIF, EXIF).
+    public static let jpeg = ImageFormat(rawValue: "jpeg")
+    /// PNG.
+    public static let png = ImageFormat(rawValue: "png")
+    /// WebP (lossy, lossless, extended, animated).
+    public static let webp = ImageFormat(rawValue: "webp")
+    /// GIF: recognised, not decoded.
+    public static let gif = ImageFormat(rawValue: "gif")
+    /// HEIC: recognised, not decoded.
+    public static let heic = ImageFormat(rawValue: "heic")
+    /// AVIF: recognised, not decoded.
+    public static let avif = ImageFormat(rawValue: "avif")
+
+    /// The MIME type, such as `image/jpeg`.
+    public var mimeType: String { "image/" + rawValue }
+
+    public var description: String { rawValue }
+}

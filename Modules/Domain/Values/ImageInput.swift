@@ -1,0 +1,44 @@
+import Foundation
+
+/// Encoded image bytes as a decoder reads them: in memory, or from a file read incrementally
+/// so that a large file is never held whole.
+public enum ImageInput: Sendable {
+    /// Bytes in memory.
+    case data(Data)
+    /// A file on disk.
+    case file(path: String)
+}
+
+/// How to decode: the size that will be shown and how to fit it.
+public struct DecodingOptions: Hashable, Sendable {
+    /// The size that will be shown; `nil` decodes at full size. Never upscales.
+    public var targetSize: PixelSize?
+    /// How the image is scaled to ``targetSize``.
+    public var contentMode: ContentMode
+
+    /// Creates options.
+    public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit) {
+        self.targetSize = targetSize
+        self.contentMode = contentMode
+    }
+
+    /// The size an image of `original` size is decoded at under these options.
+    public func outputSize(for original: PixelSize) -> PixelSize {
+        guard let targetSize else { return original }
+        return original.scaled(toFit: targetSize, mode: contentMode)
+    }
+}
+
+/// How to encode: the format and, for lossy formats, the quality.
+public struct EncodingOptions: Hashable, Sendable {
+    /// The format to write.
+    public var format: ImageFormat
+    /// Quality in `0...1` for lossy formats (JPEG, lossy WebP); ignored otherwise.
+    public var quality: Double
+
+    /// Creates options.
+    public init(format: ImageFormat, quality: Double = 0.8) {
+        self.format = format
+        self.quality = quality
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What to load: a source, the size it will be shown at, and what to do with it.
+///
+/// ```swift
+/// let request = ImageRequest(
+///     url: URL(string: "https://example.com/photo.jpg")!,
+///     targetSize: PixelSize(width: 200, height: 200),
+///     contentMode: .fill
+/// )
+/// let response = try await pipeline.image(for: request)
+/// ```
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    /// Where the encoded bytes come from.
+    public var source: ImageSource
+    /// The size the image will be shown at, in pixels; `nil` decodes at full size.
+    ///
+    /// Decoders never upscale: the result is at most the original size.
+    public var targetSize: PixelSize?
+    /// How the image is scaled to ``targetSize``.
+    public var contentMode: ContentMode
+    /// Processors applied in order after decoding. Their identifiers enter the cache key.
+    public var processors: [any ImageProcessing]
+    /// Which caches are read and written, and whether the network may be used.
+    public var options: Options
+    /// How urgently the image is wanted.
+    public var priority: Priority
+    /// A key that replaces the source's identifier in cache keys, for example to cache
+    /// signed URLs under a stable name.
+    public var customCacheKey: String?
+
+    /// Creates a request for any source.
+    public init(
+        source: ImageSource,
+        targetSize: PixelSize? = nil,
+        contentMode: ContentMode = .fit,
+        processors: [any ImageProcessing] = [],
+        options: Options = [],
+        priority: Priority = .normal,
+        customCacheKey: String? = nil
+    ) {
+        self.source = source
+        self.targetSize = targetSize
+        self.contentMode = contentMode
+        self.processors = processors
+        self.options = options
+        self.priority = priority
+        self.customCacheKey = customCacheKey
+    }
+
+    /// Creates a request for a remote URL.
+    public init(
+        url: URL,
+        targetSize: PixelSize? = nil,
+        contentMode: ContentMode = .fit,
+        processors: [any ImageProcessing] = [],
+        options: Options = [],
+        priority: Priority = .normal,
+        customCacheKey: String? = nil
+    ) {
+        self.init(
+            source: .url(url), targetSize: targetSize, contentMode: contentMode, processors: processors,
+            options: options, priority: priority, customCacheKey: customCacheKey
+        )
+    }
+
+    /// The key of the processed image in the memory cache.
+    public var imageKey: CacheKey {
+        var parts: [String] = []
+        if let targetSize { parts.append("size=\(targetSize),\(contentMode.rawValue)") }
+        if !processors.isEmpty { parts.append("p=" + processors.map(\.identifier).joined(separator: "|")) }
+        return CacheKey(source: sourceKey, variant: parts.joined(separator: ";"))
+    }
+
+    /// The key of the original bytes in the disk cache.
+    public var dataKey: CacheKey { CacheKey(source: sourceKey) }
+
+    private var sourceKey: String { customCacheKey ?? source.cacheIdentifier }
+
+    public var description: String { "ImageRequest(\(imageKey))" }
+}

@@ -1,0 +1,28 @@
+/// An image and where it came from.
+public struct ImageResponse: Sendable {
+    /// The decoded, processed image.
+    public let image: Image
+    /// The tier that answered.
+    public let tier: Tier
+    /// The time from the call to its answer.
+    public let duration: Duration
+
+    /// Creates a response.
+    public init(image: Image, tier: Tier, duration: Duration) {
+        self.image = image
+        self.tier = tier
+        self.duration = duration
+    }
+
+    /// The tier that answered a request.
+    public enum Tier: String, Hashable, Sendable, CaseIterable {
+        /// The memory cache held the processed image.
+        case memory
+        /// The disk cache held the bytes; they were decoded and processed.
+        case disk
+        /// The bytes were downloaded, then decoded and processed.
+        case network
+        /// A local file source was decoded and processed (files are never copied to the disk cache).
+        case file
+    }
+}

@@ -1,0 +1,88 @@
+// swift-tools-version:6.1
+//
+// Osprey — image loading and caching for Swift, Linux first.
+// This manifest reads as a table: shared settings, C system libraries, library modules
+// (one product each), apps, and tests. See Docs/ARCHITECTURE.md for the layer rules.
+import PackageDescription
+
+// MARK: - Shared settings
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+/// A C library found through pkg-config, installed on Debian by its `-dev` package.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Modules/C/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+// MARK: - Package
+
+let package = Package(
+    name: "Osprey",
+    platforms: [.macOS(.v15)],
+    products: [
+        // One library product per module, so a consumer depends on just the part it needs.
+        .library(name: "OspreyDomain", targets: ["OspreyDomain"]),
+        .executable(name: "osprey", targets: ["osprey"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: C system libraries (module maps only; shims arrive with their modules)
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+
+        // MARK: Domain — value types, ports, use cases. No other module of ours, no C.
+        .target(
+            name: "OspreyDomain",
+            dependencies: [logging],
+            path: "Modules/Domain",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Apps
+        .executableTarget(
+            name: "osprey",
+            dependencies: ["OspreyDomain", argumentParser],
+            path: "Apps/osprey",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "OspreyTesting",
+            dependencies: ["OspreyDomain"],
+            path: "Tests/OspreyTesting",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DomainTests",
+            dependencies: ["OspreyDomain", "OspreyTesting"],
+            path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CSQLite", "CCrypto", "OspreyTesting"],
+            path: "Tests/SystemLibraryTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["osprey", "OspreyTesting"],
+            path: "Tests/CLITests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
