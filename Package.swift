@@ -28,6 +28,8 @@ let package = Package(
     products: [
         // One library product per module, so a consumer depends on just the part it needs.
         .library(name: "OspreyDomain", targets: ["OspreyDomain"]),
+        .library(name: "OspreyPixels", targets: ["OspreyPixels"]),
+        .library(name: "OspreyCodec", targets: ["OspreyCodec"]),
         .executable(name: "osprey", targets: ["osprey"]),
     ],
     dependencies: [
@@ -43,6 +45,14 @@ let package = Package(
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
 
+        // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C.
+        .target(
+            name: "CCodecShims",
+            dependencies: ["CJPEG", "CPNG"],
+            path: "Modules/C/CCodecShims",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+
         // MARK: Domain — value types, ports, use cases. No other module of ours, no C.
         .target(
             name: "OspreyDomain",
@@ -51,10 +61,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Pixels — the one resampler, orientation and conversions, under Codec and Processing.
+        .target(
+            name: "OspreyPixels",
+            dependencies: ["OspreyDomain"],
+            path: "Modules/Pixels",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
+        .target(
+            name: "OspreyCodec",
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP"],
+            path: "Modules/Codec",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Apps
         .executableTarget(
             name: "osprey",
-            dependencies: ["OspreyDomain", argumentParser],
+            dependencies: ["OspreyDomain", "OspreyCodec", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),

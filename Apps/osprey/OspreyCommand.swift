@@ -9,12 +9,15 @@ struct OspreyCommand: AsyncParsableCommand {
         abstract: "Load, convert and cache images — Osprey's command-line tool.",
         discussion: """
             Osprey is an image loading and caching library for Swift on Linux. This tool \
-            exposes it from the shell. Commands arrive as the library grows.
+            exposes it from the shell.
+
+            Exit statuses: 0 ok, 64 usage error, 65 bad image data, 66 cannot open input, \
+            73 cannot write output.
 
             Example:
-              osprey --version
+              osprey convert photo.jpg --size 640x640 -o thumb.jpg
             """,
         version: OspreyVersion.current,
-        subcommands: []
+        subcommands: [InfoCommand.self, ConvertCommand.self]
     )
 }

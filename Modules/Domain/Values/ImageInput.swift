@@ -35,10 +35,13 @@ public struct EncodingOptions: Hashable, Sendable {
     public var format: ImageFormat
     /// Quality in `0...1` for lossy formats (JPEG, lossy WebP); ignored otherwise.
     public var quality: Double
+    /// Lossless encoding where the format offers both (WebP).
+    public var lossless: Bool
 
     /// Creates options.
-    public init(format: ImageFormat, quality: Double = 0.8) {
+    public init(format: ImageFormat, quality: Double = 0.8, lossless: Bool = false) {
         self.format = format
         self.quality = quality
+        self.lossless = lossless
     }
 }

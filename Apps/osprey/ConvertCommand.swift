@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import OspreyCodec
+import OspreyDomain
+import OspreyPixels
+
+/// `osprey convert`: decode (at a target size), encode in the output's format.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image, optionally to a target size, into the format of the output's extension.",
+        discussion: """
+            --mode fit keeps the aspect ratio inside WxH; --mode fill covers WxH and crops \
+            the centre. Images are never enlarged. The output format comes from its \
+            extension: .jpg/.jpeg, .png or .webp.
+
+            Example:
+              osprey convert big.png --size 640x640 --mode fill -o thumb.webp --quality 0.85
+            """
+    )
+
+    @Argument(help: "The input image file.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png or .webp).")
+    var output: String
+
+    @Option(help: "Target size WxH in pixels.")
+    var size: SizeArgument?
+
+    @Option(help: "fit or fill.")
+    var mode: ContentMode = .fit
+
+    @Option(help: "Quality 0...1 for JPEG and WebP.")
+    var quality: Double = 0.8
+
+    func validate() throws {
+        guard Self.format(ofPath: output) != nil else {
+            throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png or .webp")
+        }
+        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+    }
+
+    func run() throws {
+        let codec = ImageCodec()
+        var image: Image
+        do {
+            image = try codec.decode(.file(path: input), options: DecodingOptions(targetSize: size?.size, contentMode: mode))
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        if mode == .fill, let target = size?.size {
+            image = CentreCrop.crop(image, to: PixelSize(width: min(target.width, image.width), height: min(target.height, image.height)))
+        }
+        let data: Data
+        do {
+            data = try codec.encode(image, options: EncodingOptions(format: Self.format(ofPath: output)!, quality: quality))
+        } catch {
+            ExitStatus.printError(error.description)
+            throw ExitStatus.badData
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            ExitStatus.printError("cannot write \(output): \(error.localizedDescription)")
+            throw ExitStatus.cannotCreate
+        }
+    }
+
+    static func format(ofPath path: String) -> ImageFormat? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "jpg", "jpeg": .jpeg
+        case "png": .png
+        case "webp": .webp
+        default: nil
+        }
+    }
+}

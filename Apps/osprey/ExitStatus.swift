@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import OspreyDomain
+
+/// The exit statuses of `osprey`, from sysexits.h.
+enum ExitStatus {
+    static let usage = ExitCode(64)
+    static let badData = ExitCode(65)
+    static let cannotOpen = ExitCode(66)
+    static let cannotCreate = ExitCode(73)
+
+    /// Prints `error` as one line on stderr and gives the status that fits it.
+    static func fail(_ error: ImageDecodingError) -> ExitCode {
+        printError(error.description)
+        if case .unreadable = error { return cannotOpen }
+        return badData
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data(("osprey: " + message + "\n").utf8))
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import OspreyCodec
+import OspreyDomain
+
+/// `osprey info`: what an image file's header says.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show an image's format, displayed size, orientation, alpha and frame count.",
+        discussion: """
+            The size is as displayed, after EXIF orientation. The format is read from the \
+            file's magic bytes, never from its extension.
+
+            Example:
+              osprey info photo.jpg --json
+            """
+    )
+
+    @Argument(help: "The image file.")
+    var file: String
+
+    @Flag(help: "Print one JSON object with keys format, width, height, orientation, hasAlpha, frameCount.")
+    var json = false
+
+    func run() throws {
+        let info: ImageInfo
+        do {
+            info = try ImageCodec().info(.file(path: file))
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(info), as: UTF8.self))
+        } else {
+            print("format: \(info.format)")
+            print("size: \(info.width)x\(info.height)")
+            print("orientation: \(info.orientation)")
+            print("alpha: \(info.hasAlpha ? "yes" : "no")")
+            print("frames: \(info.frameCount)")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+// Small C wrappers that keep libjpeg's and libpng's setjmp/longjmp error handling on the C
+// side. Both libraries report fatal errors by calling a handler that must not return; the
+// only safe way out is longjmp back to a setjmp in C. Swift cannot call setjmp (a jump
+// across Swift frames skips their cleanup and is undefined), so every call that may fail
+// goes through one of these functions, which set the jump point, call the library, and
+// turn a failure into a return code plus a message.
+#ifndef OSPREY_CCODECSHIMS_H
+#define OSPREY_CCODECSHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// MARK: - JPEG decoding
+
+typedef struct osp_jpeg_decoder osp_jpeg_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int components;        // in the file: 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK
+    int color_space;       // J_COLOR_SPACE of the file
+    int is_cmyk;           // 1 when the output will be CMYK (CMYK or YCCK input)
+    int adobe_inverted;    // 1 when an Adobe marker says CMYK values are stored inverted
+    int progressive;
+    int precision;         // bits per sample
+} osp_jpeg_header;
+
+/// Opens a decoder on bytes in memory; the bytes must outlive the decoder.
+osp_jpeg_decoder *osp_jpeg_open_memory(const uint8_t *data, size_t size);
+/// Opens a decoder on a file, read incrementally. NULL when the file cannot be opened (errno set).
+osp_jpeg_decoder *osp_jpeg_open_file(const char *path);
+/// Reads the header and the APP1 (EXIF) marker. 0 on success, -1 on error.
+int osp_jpeg_read_header(osp_jpeg_decoder *decoder, osp_jpeg_header *header);
+/// Starts decompression at 1/scale_denom (1, 2, 4 or 8). Output is gray (1), RGB (3) or
+/// CMYK (4) samples. 0 on success, -1 on error.
+int osp_jpeg_start(osp_jpeg_decoder *decoder, unsigned scale_denom,
+                   uint32_t *out_width, uint32_t *out_height, int *out_components);
+/// Reads up to max_rows scanlines into buffer (rows stride bytes apart). Returns the number
+/// read, or -1 on error. A file that ends early is an error, not a grey image.
+int osp_jpeg_read_rows(osp_jpeg_decoder *decoder, uint8_t *buffer, size_t stride, int max_rows);
+/// The EXIF payload of the first APP1 "Exif" marker, or NULL.
+const uint8_t *osp_jpeg_exif(osp_jpeg_decoder *decoder, size_t *length);
+/// The last error's message.
+const char *osp_jpeg_error_message(const osp_jpeg_decoder *decoder);
+void osp_jpeg_close(osp_jpeg_decoder *decoder);
+
+// MARK: - PNG decoding
+
+typedef struct osp_png_decoder osp_png_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+    int channels;          // of the output rows after the transforms: 1, 3 or 4
+    int has_alpha;         // the output carries alpha (an alpha channel or tRNS)
+} osp_png_info;
+
+osp_png_decoder *osp_png_open_memory(const uint8_t *data, size_t size);
+osp_png_decoder *osp_png_open_file(const char *path);
+/// Reads the chunks before the image data and sets the transforms to 8-bit gray, RGB or
+/// RGBA (palette and tRNS expanded, 16-bit scaled with rounding, no gamma correction).
+int osp_png_read_info(osp_png_decoder *decoder, osp_png_info *info);
+/// Reads the next `rows` rows of a non-interlaced image. 0 on success, -1 on error.
+int osp_png_read_rows(osp_png_decoder *decoder, uint8_t *buffer, size_t stride, uint32_t rows);
+/// Reads a whole interlaced image (every pass) into buffer. 0 on success, -1 on error.
+int osp_png_read_image(osp_png_decoder *decoder, uint8_t *buffer, size_t stride);
+/// Reads the chunks after the image data, checking their order and CRCs. 0 or -1.
+int osp_png_read_end(osp_png_decoder *decoder);
+/// The eXIf chunk's payload, or NULL (valid after read_info).
+const uint8_t *osp_png_exif(osp_png_decoder *decoder, size_t *length);
+const char *osp_png_error_message(const osp_png_decoder *decoder);
+void osp_png_close(osp_png_decoder *decoder);
+
+// MARK: - Encoding
+
+/// Encodes 8-bit samples (1 gray, 3 RGB, or 4 RGBA whose alpha is ignored) as JPEG at
+/// quality 1...100. On success *out is malloc'ed (free with osp_free). 0 or -1 (message in error).
+int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                    int components, int quality, uint8_t **out, size_t *out_length,
+                    char *error, size_t error_capacity);
+/// Encodes 8-bit samples (1 gray, 3 RGB, 4 RGBA) as PNG. Same conventions as osp_jpeg_encode.
+int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                   int components, int compression_level, uint8_t **out, size_t *out_length,
+                   char *error, size_t error_capacity);
+void osp_free(void *pointer);
+
+#endif

@@ -1,0 +1,231 @@
+#include "CCodecShims.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <png.h>
+
+struct osp_png_decoder {
+    png_structp png;
+    png_infop info;
+    char message[256];
+    // Input: bytes in memory, or a file read as libpng asks.
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    FILE *file;
+    uint32_t height;
+};
+
+// libpng calls the error function on a fatal error; it must not return. Keep the message,
+// then jump back to the setjmp of the shim function that called into libpng.
+static void osp_png_error(png_structp png, png_const_charp message) {
+    osp_png_decoder *self = (osp_png_decoder *)png_get_error_ptr(png);
+    snprintf(self->message, sizeof self->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+// Warnings (a bad ancillary chunk, say) do not stop decoding.
+static void osp_png_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void osp_png_read_memory(png_structp png, png_bytep out, size_t length) {
+    osp_png_decoder *self = (osp_png_decoder *)png_get_io_ptr(png);
+    if (self->size - self->offset < length) png_error(png, "unexpected end of data");
+    memcpy(out, self->data + self->offset, length);
+    self->offset += length;
+}
+
+static void osp_png_read_file(png_structp png, png_bytep out, size_t length) {
+    osp_png_decoder *self = (osp_png_decoder *)png_get_io_ptr(png);
+    if (fread(out, 1, length, self->file) != length) png_error(png, "unexpected end of file");
+}
+
+static osp_png_decoder *osp_png_create(void) {
+    osp_png_decoder *self = calloc(1, sizeof *self);
+    if (!self) return NULL;
+    self->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, self, osp_png_error, osp_png_warning);
+    if (!self->png) {
+        free(self);
+        return NULL;
+    }
+    self->info = png_create_info_struct(self->png);
+    if (!self->info) {
+        png_destroy_read_struct(&self->png, NULL, NULL);
+        free(self);
+        return NULL;
+    }
+    // Osprey checks its own pixel limit from the header; lift libpng's lower default so the
+    // check (and its message) is Osprey's. Chunk sizes keep libpng's defaults.
+    png_set_user_limits(self->png, 0x7fffffff, 0x7fffffff);
+    return self;
+}
+
+osp_png_decoder *osp_png_open_memory(const uint8_t *data, size_t size) {
+    osp_png_decoder *self = osp_png_create();
+    if (!self) return NULL;
+    self->data = data;
+    self->size = size;
+    png_set_read_fn(self->png, self, osp_png_read_memory);
+    return self;
+}
+
+osp_png_decoder *osp_png_open_file(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    osp_png_decoder *self = osp_png_create();
+    if (!self) {
+        fclose(file);
+        return NULL;
+    }
+    self->file = file;
+    png_set_read_fn(self->png, self, osp_png_read_file);
+    return self;
+}
+
+int osp_png_read_info(osp_png_decoder *self, osp_png_info *out) {
+    if (setjmp(png_jmpbuf(self->png))) return -1;
+    png_structp png = self->png;
+    png_infop info = self->info;
+    png_read_info(png, info);
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    out->width = png_get_image_width(png, info);
+    out->height = png_get_image_height(png, info);
+    out->bit_depth = bit_depth;
+    out->color_type = color_type;
+    out->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    self->height = out->height;
+
+    // To 8-bit samples, with no gamma correction: raw sample values, as PngSuite expects.
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_scale_16(png);
+    int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+    int alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
+    // Osprey has no gray-with-alpha pixel format: such images become RGBA.
+    if (gray && alpha) png_set_gray_to_rgb(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    out->channels = png_get_channels(png, info);
+    out->has_alpha = alpha;
+    if (png_get_rowbytes(png, info) != (size_t)out->width * (size_t)out->channels) {
+        snprintf(self->message, sizeof self->message, "unexpected row layout");
+        return -1;
+    }
+    return 0;
+}
+
+int osp_png_read_rows(osp_png_decoder *self, uint8_t *buffer, size_t stride, uint32_t rows) {
+    if (setjmp(png_jmpbuf(self->png))) return -1;
+    for (uint32_t i = 0; i < rows; i++) png_read_row(self->png, buffer + (size_t)i * stride, NULL);
+    return 0;
+}
+
+int osp_png_read_image(osp_png_decoder *self, uint8_t *buffer, size_t stride) {
+    png_bytep *rows = malloc(sizeof(png_bytep) * (self->height ? self->height : 1));
+    if (!rows) {
+        snprintf(self->message, sizeof self->message, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < self->height; i++) rows[i] = buffer + (size_t)i * stride;
+    if (setjmp(png_jmpbuf(self->png))) {
+        free(rows);
+        return -1;
+    }
+    png_read_image(self->png, rows);
+    free(rows);
+    return 0;
+}
+
+int osp_png_read_end(osp_png_decoder *self) {
+    if (setjmp(png_jmpbuf(self->png))) return -1;
+    png_read_end(self->png, NULL);
+    return 0;
+}
+
+const uint8_t *osp_png_exif(osp_png_decoder *self, size_t *length) {
+    png_uint_32 count = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(self->png, self->info, &count, &exif) && exif && count > 0) {
+        *length = count;
+        return exif;
+    }
+    *length = 0;
+    return NULL;
+}
+
+const char *osp_png_error_message(const osp_png_decoder *self) { return self->message; }
+
+void osp_png_close(osp_png_decoder *self) {
+    if (!self) return;
+    png_destroy_read_struct(&self->png, &self->info, NULL);
+    if (self->file) fclose(self->file);
+    free(self);
+}
+
+// MARK: - Encoding
+
+struct osp_png_output {
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+    char message[256];
+};
+
+static void osp_png_write_error(png_structp png, png_const_charp message) {
+    struct osp_png_output *out = (struct osp_png_output *)png_get_error_ptr(png);
+    snprintf(out->message, sizeof out->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void osp_png_write(png_structp png, png_bytep data, size_t length) {
+    struct osp_png_output *out = (struct osp_png_output *)png_get_io_ptr(png);
+    if (out->capacity - out->length < length) {
+        size_t capacity = out->capacity ? out->capacity : 4096;
+        while (capacity - out->length < length) capacity *= 2;
+        uint8_t *grown = realloc(out->data, capacity);
+        if (!grown) png_error(png, "out of memory");
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->length, data, length);
+    out->length += length;
+}
+
+static void osp_png_flush(png_structp png) { (void)png; }
+
+int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
+                   int compression_level, uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
+    struct osp_png_output output;
+    memset(&output, 0, sizeof output);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &output, osp_png_write_error, osp_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(error, error_capacity, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        snprintf(error, error_capacity, "%s", output.message);
+        png_destroy_write_struct(&png, &info);
+        free(output.data);
+        return -1;
+    }
+    int color_type = components == 1 ? PNG_COLOR_TYPE_GRAY : components == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
+    png_set_write_fn(png, &output, osp_png_write, osp_png_flush);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    *out = output.data;
+    *out_length = output.length;
+    return 0;
+}

@@ -1,0 +1,131 @@
+import CCodecShims
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// Decodes JPEG with libjpeg-turbo at the size that will be shown.
+///
+/// The DCT scales the image by 1/2, 1/4 or 1/8 while decoding; the decoder picks the
+/// smallest scale not below the target, reads scanline by scanline into a ``Downsampler``,
+/// which resamples to the exact size, then turns the result upright from its EXIF
+/// orientation. Baseline, progressive, arithmetic, grayscale and CMYK/YCCK files decode;
+/// 12-bit and lossless files are refused as unsupported (libjpeg-turbo 2.1 cannot read them).
+public struct JPEGDecoder: ImageDecoding {
+    /// The limits checked from the header.
+    public var limits: DecodingLimits
+
+    /// Creates a decoder.
+    public init(limits: DecodingLimits = .default) { self.limits = limits }
+
+    public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
+        let format = try FormatDetector.decodableFormat(prefix)
+        guard format == .jpeg else { throw .unsupportedFormat(format, detail: "not JPEG") }
+        return format
+    }
+
+    public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        try InputReader.checkLength(of: input, limits: limits)
+        return try JPEGSession.with(input) { session throws(ImageDecodingError) in
+            let header = try session.readHeader(limits: limits)
+            let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
+            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+            let displayedOutput = options.outputSize(for: orientation.displayedSize(of: stored))
+            let output = orientation.displayedSize(of: displayedOutput)  // back to stored orientation
+            let image = try session.decode(scaleDenominator: Self.scaleDenominator(from: stored, to: output), output: output,
+                                           cmyk: header.is_cmyk != 0, inverted: header.adobe_inverted != 0)
+            return orientation.applied(to: image)
+        }
+    }
+
+    /// What the header says, without decoding pixels.
+    public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
+        try InputReader.checkLength(of: input, limits: limits)
+        return try JPEGSession.with(input) { session throws(ImageDecodingError) in
+            let header = try session.readHeader(limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
+            let orientation = session.exifOrientation ?? 1
+            let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(header.width), height: Int(header.height)))
+            return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: orientation, hasAlpha: false, frameCount: 1)
+        }
+    }
+
+    /// The largest DCT scale denominator (8, 4, 2 or 1) that still decodes at least `output`.
+    static func scaleDenominator(from stored: PixelSize, to output: PixelSize) -> UInt32 {
+        for denominator in [8, 4, 2] {
+            let scaled = PixelSize(width: (stored.width + denominator - 1) / denominator, height: (stored.height + denominator - 1) / denominator)
+            if scaled.width >= output.width && scaled.height >= output.height { return UInt32(denominator) }
+        }
+        return 1
+    }
+}
+
+/// One libjpeg decompressor over an input, closed when the work is done.
+struct JPEGSession: ~Copyable {
+    private let decoder: OpaquePointer
+
+    private init(_ decoder: OpaquePointer) { self.decoder = decoder }
+
+    deinit { osp_jpeg_close(decoder) }
+
+    /// Runs `body` with a session on `input`; bytes in memory stay pinned throughout.
+    static func with<T>(_ input: ImageInput, _ body: (borrowing JPEGSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        switch input {
+        case .file(let path):
+            guard let decoder = osp_jpeg_open_file(path) else { throw .unreadable(path: path, reason: InputReader.errnoReason()) }
+            return try body(JPEGSession(decoder))
+        case .data(let data):
+            let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0,
+                      let decoder = osp_jpeg_open_memory(base.assumingMemoryBound(to: UInt8.self), raw.count) else {
+                    return .failure(.corrupt(.jpeg, detail: "empty input"))
+                }
+                do throws(ImageDecodingError) { return .success(try body(JPEGSession(decoder))) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+    }
+
+    func readHeader(limits: DecodingLimits) throws(ImageDecodingError) -> osp_jpeg_header {
+        var header = osp_jpeg_header()
+        guard osp_jpeg_read_header(decoder, &header) == 0 else { throw error() }
+        try limits.check(width: Int(header.width), height: Int(header.height))
+        return header
+    }
+
+    var exifOrientation: Int? {
+        var length = 0
+        guard let exif = osp_jpeg_exif(decoder, &length) else { return nil }
+        return ExifReader.orientation(in: UnsafeBufferPointer(start: exif, count: length))
+    }
+
+    /// Decodes at 1/`scaleDenominator` and resamples to `output` (stored orientation).
+    func decode(scaleDenominator: UInt32, output: PixelSize, cmyk: Bool, inverted: Bool) throws(ImageDecodingError) -> Image {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var components: Int32 = 0
+        guard osp_jpeg_start(decoder, scaleDenominator, &width, &height, &components) == 0 else { throw error() }
+        let decoded = PixelSize(width: Int(width), height: Int(height))
+        let format: PixelFormat = components == 1 ? .gray8 : .rgb8
+        var sink = Downsampler(sourceSize: decoded, outputSize: output, pixelFormat: format)
+        let chunkRows = 16
+        let stride = decoded.width * Int(components)
+        var chunk = [UInt8](repeating: 0, count: stride * chunkRows)
+        var converted = cmyk ? [UInt8](repeating: 0, count: decoded.width * 3 * chunkRows) : []
+        while sink.rowsConsumed < decoded.height {
+            let read = chunk.withUnsafeMutableBufferPointer { osp_jpeg_read_rows(decoder, $0.baseAddress!, stride, Int32(chunkRows)) }
+            guard read > 0 else { throw read < 0 ? error() : .corrupt(.jpeg, detail: "no scanlines returned") }
+            if cmyk {
+                CMYK.convert(chunk, into: &converted, pixels: decoded.width * Int(read), inverted: inverted)
+                converted.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: Int(read), stride: decoded.width * 3) }
+            } else {
+                chunk.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: Int(read), stride: stride) }
+            }
+        }
+        return sink.finish()
+    }
+
+    private func error() -> ImageDecodingError {
+        let message = String(cString: osp_jpeg_error_message(decoder))
+        if message.hasPrefix("Unsupported JPEG") { return .unsupportedFormat(.jpeg, detail: message) }
+        if message.hasPrefix("Not a JPEG file") { return .notAnImage(prefix: message) }
+        return .corrupt(.jpeg, detail: message.isEmpty ? "unreadable data" : message)
+    }
+}

@@ -1,0 +1,146 @@
+import CWebP
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// Decodes WebP with libwebp: lossy, lossless and alpha files through libwebp's own scaled
+/// decoding (with its threaded filtering), animated files by their first frame.
+///
+/// libwebp needs the whole file in memory, so a file input is read whole (within the byte
+/// limit). EXIF orientation in an extended file's `EXIF` chunk is applied.
+public struct WebPDecoder: ImageDecoding {
+    /// The limits checked from the header.
+    public var limits: DecodingLimits
+
+    /// Creates a decoder.
+    public init(limits: DecodingLimits = .default) { self.limits = limits }
+
+    public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
+        let format = try FormatDetector.decodableFormat(prefix)
+        guard format == .webp else { throw .unsupportedFormat(format, detail: "not WebP") }
+        return format
+    }
+
+    public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        try InputReader.checkLength(of: input, limits: limits)
+        let data = try InputReader.allBytes(of: input)
+        let features = try Self.features(of: data, limits: limits)
+        let orientation = Orientation(exifValue: Self.exifOrientation(in: data) ?? 1)
+        let stored = PixelSize(width: Int(features.width), height: Int(features.height))
+        let output = orientation.displayedSize(of: options.outputSize(for: orientation.displayedSize(of: stored)))
+        let image = features.has_animation != 0
+            ? try Self.decodeFirstFrame(data, stored: stored, output: output)
+            : try Self.decodeStill(data, output: output, alpha: features.has_alpha != 0)
+        return orientation.applied(to: image)
+    }
+
+    /// What the header says, without decoding pixels.
+    public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
+        try InputReader.checkLength(of: input, limits: limits)
+        let data = try InputReader.allBytes(of: input)
+        let features = try Self.features(of: data, limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
+        let orientation = Self.exifOrientation(in: data) ?? 1
+        let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(features.width), height: Int(features.height)))
+        return ImageInfo(format: .webp, width: size.width, height: size.height, orientation: orientation,
+                         hasAlpha: features.has_alpha != 0, frameCount: features.has_animation != 0 ? Self.frameCount(data) : 1)
+    }
+
+    static func features(of data: Data, limits: DecodingLimits) throws(ImageDecodingError) -> WebPBitstreamFeatures {
+        var features = WebPBitstreamFeatures()
+        let status = data.withUnsafeBytes { raw in
+            WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
+        }
+        guard status == VP8_STATUS_OK else { throw .corrupt(.webp, detail: describe(status)) }
+        try limits.check(width: Int(features.width), height: Int(features.height))
+        return features
+    }
+
+    /// A still image through libwebp's scaled decoding, straight into the result's buffer.
+    private static func decodeStill(_ data: Data, output: PixelSize, alpha: Bool) throws(ImageDecodingError) -> Image {
+        let format: PixelFormat = alpha ? .rgba8 : .rgb8
+        let stride = output.width * format.bytesPerPixel
+        var pixels = [UInt8](repeating: 0, count: stride * output.height)
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(.webp, detail: "libwebp version mismatch") }
+        config.options.use_threads = 1
+        config.options.use_scaling = 1
+        config.options.scaled_width = Int32(output.width)
+        config.options.scaled_height = Int32(output.height)
+        config.output.colorspace = alpha ? MODE_RGBA : MODE_RGB
+        config.output.is_external_memory = 1
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            config.output.u.RGBA.rgba = out.baseAddress
+            config.output.u.RGBA.stride = Int32(stride)
+            config.output.u.RGBA.size = out.count
+            return data.withUnsafeBytes { raw in
+                WebPDecode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &config)
+            }
+        }
+        WebPFreeDecBuffer(&config.output)
+        guard status == VP8_STATUS_OK else { throw .corrupt(.webp, detail: describe(status)) }
+        return try! Image(width: output.width, height: output.height, pixelFormat: format, pixels: pixels)
+    }
+
+    /// The first frame of an animation, composed on its canvas, then resampled.
+    private static func decodeFirstFrame(_ data: Data, stored: PixelSize, output: PixelSize) throws(ImageDecodingError) -> Image {
+        let frame: Image? = data.withUnsafeBytes { raw in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return nil }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 1
+            guard let decoder = WebPAnimDecoderNew(&webpData, &options) else { return nil }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
+                  Int(info.canvas_width) == stored.width, Int(info.canvas_height) == stored.height,
+                  WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { return nil }
+            var sink = Downsampler(sourceSize: stored, outputSize: output, pixelFormat: .rgba8)
+            sink.consume(buffer, count: stored.height, stride: stored.width * 4)
+            return sink.finish()
+        }
+        guard let frame else { throw .corrupt(.webp, detail: "cannot decode the first frame of the animation") }
+        return frame
+    }
+
+    static func frameCount(_ data: Data) -> Int {
+        data.withUnsafeBytes { raw in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            guard let demux = WebPDemux(&webpData) else { return 1 }
+            defer { WebPDemuxDelete(demux) }
+            return max(1, Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
+        }
+    }
+
+    /// The orientation in the `EXIF` chunk of an extended (VP8X) file.
+    static func exifOrientation(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let fourCC = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let start = offset + 8
+            guard size >= 0, start + size <= bytes.count else { return nil }
+            if fourCC == "EXIF" {
+                var payload = bytes[start..<start + size]
+                if payload.starts(with: Array("Exif\0\0".utf8)) { payload = payload.dropFirst(6) }
+                return ExifReader.orientation(in: payload)
+            }
+            offset = start + size + (size & 1)
+        }
+        return nil
+    }
+
+    private static func describe(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "bitstream error"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
+        case VP8_STATUS_NOT_ENOUGH_DATA: "not enough data (truncated file)"
+        default: "decoding failed (status \(status.rawValue))"
+        }
+    }
+}

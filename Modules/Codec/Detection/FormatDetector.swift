@@ -1,0 +1,44 @@
+import Foundation
+import OspreyDomain
+
+/// Recognises image formats by their magic bytes — never by a file extension or a
+/// Content-Type, which callers and servers get wrong.
+public enum FormatDetector {
+    /// How many leading bytes ``detect(_:)`` needs at most.
+    public static let prefixLength = 32
+
+    /// The format the bytes starting with `prefix` are in, or `nil` for no image format
+    /// Osprey knows (decodable or not).
+    public static func detect(_ prefix: Data) -> ImageFormat? {
+        let b = [UInt8](prefix.prefix(prefixLength))
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
+            let brand = String(decoding: b[8..<12], as: UTF8.self)
+            if ["avif", "avis"].contains(brand) { return .avif }
+            if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) {
+                // mif1 is the generic HEIF brand; AVIF files may carry it too.
+                return b.count >= 24 && String(decoding: b[16..<24], as: UTF8.self).contains("avif") ? .avif : .heic
+            }
+        }
+        return nil
+    }
+
+    /// The format of `prefix` if Osprey decodes it.
+    /// - Throws: ``ImageDecodingError/notAnImage(prefix:)`` or
+    ///   ``ImageDecodingError/unsupportedFormat(_:detail:)``.
+    public static func decodableFormat(_ prefix: Data) throws(ImageDecodingError) -> ImageFormat {
+        guard let format = detect(prefix) else {
+            throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
+        }
+        guard [.jpeg, .png, .webp].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG and WebP")
+        }
+        return format
+    }
+}

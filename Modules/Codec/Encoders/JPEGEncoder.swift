@@ -1,0 +1,40 @@
+import CCodecShims
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// Encodes JPEG with libjpeg-turbo. Alpha is composited onto white (JPEG has none).
+public struct JPEGEncoder: ImageEncoding {
+    /// Creates an encoder.
+    public init() {}
+
+    public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
+        guard options.format == .jpeg else { throw .unsupportedFormat(options.format) }
+        let source = PixelConversion.converted(image, to: image.pixelFormat == .gray8 ? .gray8 : .rgb8)
+        let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
+        return try CEncoded.run(format: .jpeg) { out, length, error, capacity in
+            source.pixels.withUnsafeBufferPointer {
+                osp_jpeg_encode($0.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
+                                Int32(source.pixelFormat.bytesPerPixel), quality, out, length, error, capacity)
+            }
+        }
+    }
+}
+
+/// Runs a shim encoder and takes ownership of the buffer it allocated.
+enum CEncoded {
+    static func run(
+        format: ImageFormat,
+        _ call: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) throws(ImageEncodingError) -> Data {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { call(&out, &length, $0.baseAddress!, $0.count) }
+        guard status == 0, let out else {
+            throw .failed(format, detail: String(cString: message.map { UInt8(bitPattern: $0) } + [0]))
+        }
+        defer { osp_free(out) }
+        return Data(bytes: out, count: length)
+    }
+}

@@ -1,0 +1,26 @@
+import CCodecShims
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// Encodes PNG with libpng, keeping alpha (straight, not premultiplied).
+public struct PNGEncoder: ImageEncoding {
+    /// zlib compression level 0...9.
+    public var compressionLevel: Int
+
+    /// Creates an encoder; level 6 is zlib's usual balance of size and speed.
+    public init(compressionLevel: Int = 6) { self.compressionLevel = compressionLevel }
+
+    public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
+        guard options.format == .png else { throw .unsupportedFormat(options.format) }
+        let format: PixelFormat = image.pixelFormat == .rgba8Premultiplied ? .rgba8 : image.pixelFormat
+        let source = PixelConversion.converted(image, to: format)
+        let level = Int32(max(0, min(9, compressionLevel)))
+        return try CEncoded.run(format: .png) { out, length, error, capacity in
+            source.pixels.withUnsafeBufferPointer {
+                osp_png_encode($0.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
+                               Int32(source.pixelFormat.bytesPerPixel), level, out, length, error, capacity)
+            }
+        }
+    }
+}

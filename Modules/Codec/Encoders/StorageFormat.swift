@@ -1,0 +1,24 @@
+import OspreyDomain
+
+/// How processed images are written: a fixed format, or ``auto``.
+public enum StorageFormat: Hashable, Sendable {
+    /// PNG when the image has alpha, JPEG at quality 0.8 otherwise — so transparency is
+    /// never lost to JPEG, a known complaint about re-encoding stickers.
+    case auto
+    /// PNG, lossless with alpha.
+    case png
+    /// JPEG at a quality in `0...1`.
+    case jpeg(quality: Double)
+    /// WebP at a quality in `0...1`, or lossless.
+    case webp(quality: Double, lossless: Bool = false)
+
+    /// The encoding options this storage format picks for `image`.
+    public func options(for image: Image) -> EncodingOptions {
+        switch self {
+        case .auto: image.pixelFormat.hasAlpha ? EncodingOptions(format: .png) : EncodingOptions(format: .jpeg, quality: 0.8)
+        case .png: EncodingOptions(format: .png)
+        case .jpeg(let quality): EncodingOptions(format: .jpeg, quality: quality)
+        case .webp(let quality, let lossless): EncodingOptions(format: .webp, quality: quality, lossless: lossless)
+        }
+    }
+}

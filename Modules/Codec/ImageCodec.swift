@@ -1,0 +1,49 @@
+import Foundation
+import OspreyDomain
+
+/// The default codec: decodes JPEG, PNG and WebP — chosen by magic bytes, never by file
+/// extension or Content-Type — and encodes the same three.
+///
+/// ```swift
+/// let codec = ImageCodec()
+/// let thumbnail = try codec.decode(.file(path: "photo.jpg"),
+///                                  options: DecodingOptions(targetSize: PixelSize(width: 640, height: 640)))
+/// let jpeg = try codec.encode(thumbnail, options: EncodingOptions(format: .jpeg, quality: 0.8))
+/// ```
+public struct ImageCodec: ImageDecoding, ImageEncoding {
+    /// The limits checked before decoding.
+    public var limits: DecodingLimits
+
+    /// Creates a codec with the given limits.
+    public init(limits: DecodingLimits = .default) { self.limits = limits }
+
+    public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
+        try FormatDetector.decodableFormat(prefix)
+    }
+
+    public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        switch try detectFormat(of: InputReader.prefix(of: input)) {
+        case .jpeg: try JPEGDecoder(limits: limits).decode(input, options: options)
+        case .png: try PNGDecoder(limits: limits).decode(input, options: options)
+        default: try WebPDecoder(limits: limits).decode(input, options: options)
+        }
+    }
+
+    /// What the input's header says: format, displayed size, orientation, alpha, frames.
+    public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
+        switch try detectFormat(of: InputReader.prefix(of: input)) {
+        case .jpeg: try JPEGDecoder(limits: limits).info(input)
+        case .png: try PNGDecoder(limits: limits).info(input)
+        default: try WebPDecoder(limits: limits).info(input)
+        }
+    }
+
+    public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
+        switch options.format {
+        case .jpeg: try JPEGEncoder().encode(image, options: options)
+        case .png: try PNGEncoder().encode(image, options: options)
+        case .webp: try WebPEncoder().encode(image, options: options)
+        default: throw .unsupportedFormat(options.format)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import OspreyDomain
+
+/// Conversions between pixel formats, for encoders and processors.
+public enum PixelConversion {
+    /// `image` with tightly packed rows in `format`: gray expands to RGB(A); alpha is dropped
+    /// by compositing onto `background` (a gray level, white by default); premultiplied
+    /// colour is divided back out.
+    public static func converted(_ image: Image, to format: PixelFormat, background: UInt8 = 255) -> Image {
+        if image.pixelFormat == format && image.bytesPerRow == image.width * format.bytesPerPixel { return image }
+        let src = unpremultiplied(image)
+        let inBpp = src.pixelFormat.bytesPerPixel, outBpp = format.bytesPerPixel
+        var pixels = [UInt8](repeating: 0, count: image.width * image.height * outBpp)
+        src.pixels.withUnsafeBufferPointer { s in
+            pixels.withUnsafeMutableBufferPointer { d in
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        let p = y * src.bytesPerRow + x * inBpp
+                        var r = Int(s[p]), g = r, b = r, a = 255
+                        if inBpp >= 3 { g = Int(s[p + 1]); b = Int(s[p + 2]) }
+                        if inBpp == 4 { a = Int(s[p + 3]) }
+                        if !format.hasAlpha && a < 255 {
+                            let bg = Int(background)
+                            r = (r * a + bg * (255 - a) + 127) / 255
+                            g = (g * a + bg * (255 - a) + 127) / 255
+                            b = (b * a + bg * (255 - a) + 127) / 255
+                        }
+                        let q = (y * image.width + x) * outBpp
+                        switch format {
+                        case .gray8: d[q] = UInt8((r * 299 + g * 587 + b * 114 + 500) / 1000)
+                        case .rgb8: (d[q], d[q + 1], d[q + 2]) = (UInt8(r), UInt8(g), UInt8(b))
+                        case .rgba8, .rgba8Premultiplied:
+                            (d[q], d[q + 1], d[q + 2], d[q + 3]) = (UInt8(r), UInt8(g), UInt8(b), UInt8(a))
+                        }
+                    }
+                }
+            }
+        }
+        let result = try! Image(width: image.width, height: image.height, pixelFormat: format == .rgba8Premultiplied ? .rgba8 : format, pixels: pixels)
+        return format == .rgba8Premultiplied ? premultiplied(result) : result
+    }
+
+    /// Straight (non-premultiplied) RGBA from premultiplied; other formats unchanged.
+    public static func unpremultiplied(_ image: Image) -> Image {
+        guard image.pixelFormat == .rgba8Premultiplied else { return image }
+        var pixels = image.pixels
+        for i in Swift.stride(from: 0, to: pixels.count - 3, by: 4) {
+            let a = Int(pixels[i + 3])
+            for c in 0..<3 { pixels[i + c] = a == 0 ? 0 : UInt8(min(255, (Int(pixels[i + c]) * 255 + a / 2) / a)) }
+        }
+        return try! Image(width: image.width, height: image.height, pixelFormat: .rgba8, bytesPerRow: image.bytesPerRow, pixels: pixels)
+    }
+
+    /// Premultiplied RGBA from straight RGBA; other formats unchanged.
+    public static func premultiplied(_ image: Image) -> Image {
+        guard image.pixelFormat == .rgba8 else { return image }
+        var pixels = image.pixels
+        for i in Swift.stride(from: 0, to: pixels.count - 3, by: 4) {
+            let a = Int(pixels[i + 3])
+            for c in 0..<3 { pixels[i + c] = UInt8((Int(pixels[i + c]) * a + 127) / 255) }
+        }
+        return try! Image(width: image.width, height: image.height, pixelFormat: .rgba8Premultiplied, bytesPerRow: image.bytesPerRow, pixels: pixels)
+    }
+}

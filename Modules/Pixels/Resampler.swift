@@ -1,0 +1,128 @@
+import Foundation
+import OspreyDomain
+
+/// High-quality resampling with a separable Lanczos-3 filter.
+///
+/// The one resampler of Osprey: decoders use it after a scaled decode, and the resize
+/// processor uses it. Alpha is filtered premultiplied, so transparent pixels do not bleed
+/// their colour into their neighbours; the result has the input's pixel format.
+public enum Resampler {
+    /// `image` resampled to `size`. Returns `image` itself when the size is unchanged.
+    public static func resize(_ image: Image, to size: PixelSize) -> Image {
+        guard size != image.size, !size.isEmpty else { return image }
+        let bpp = image.pixelFormat.bytesPerPixel
+        let alpha = image.pixelFormat.hasAlpha
+        let horizontal = Contributions(source: image.width, destination: size.width)
+        let vertical = Contributions(source: image.height, destination: size.height)
+        // Pass 1: each source row to the destination width, as premultiplied floats.
+        var middle = [Float](repeating: 0, count: image.height * size.width * bpp)
+        image.pixels.withUnsafeBufferPointer { src in
+            middle.withUnsafeMutableBufferPointer { mid in
+                for y in 0..<image.height {
+                    let row = src.baseAddress! + y * image.bytesPerRow
+                    let out = mid.baseAddress! + y * size.width * bpp
+                    for x in 0..<size.width {
+                        let (start, count, offset) = horizontal.span(x)
+                        var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+                        for i in 0..<count {
+                            let w = horizontal.weights[offset + i]
+                            let p = row + (start + i) * bpp
+                            if alpha {
+                                let a = Float(p[3]) * w
+                                acc.0 += Float(p[0]) * a
+                                acc.1 += Float(p[1]) * a
+                                acc.2 += Float(p[2]) * a
+                                acc.3 += a
+                            } else {
+                                acc.0 += Float(p[0]) * w
+                                if bpp > 1 {
+                                    acc.1 += Float(p[1]) * w
+                                    acc.2 += Float(p[2]) * w
+                                }
+                            }
+                        }
+                        let o = out + x * bpp
+                        o[0] = acc.0
+                        if bpp > 1 { o[1] = acc.1; o[2] = acc.2 }
+                        if bpp > 3 { o[3] = acc.3 }
+                    }
+                }
+            }
+        }
+        // Pass 2: columns to the destination height, then back to bytes.
+        var pixels = [UInt8](repeating: 0, count: size.area * bpp)
+        let rowFloats = size.width * bpp
+        middle.withUnsafeBufferPointer { mid in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                var acc = [Float](repeating: 0, count: rowFloats)
+                for y in 0..<size.height {
+                    let (start, count, offset) = vertical.span(y)
+                    for i in acc.indices { acc[i] = 0 }
+                    for i in 0..<count {
+                        let w = vertical.weights[offset + i]
+                        let row = mid.baseAddress! + (start + i) * rowFloats
+                        for j in 0..<rowFloats { acc[j] += row[j] * w }
+                    }
+                    let out = dst.baseAddress! + y * rowFloats
+                    if alpha {
+                        // Colour was premultiplied by alpha (0...255); divide it back out.
+                        for x in 0..<size.width {
+                            let a = acc[x * 4 + 3]
+                            for c in 0..<3 { out[x * 4 + c] = a > 0.5 ? clampByte(acc[x * 4 + c] / a) : 0 }
+                            out[x * 4 + 3] = clampByte(a)
+                        }
+                    } else {
+                        for j in 0..<rowFloats { out[j] = clampByte(acc[j]) }
+                    }
+                }
+            }
+        }
+        return try! Image(width: size.width, height: size.height, pixelFormat: image.pixelFormat, pixels: pixels)
+    }
+
+    @inline(__always)
+    static func clampByte(_ value: Float) -> UInt8 {
+        value <= 0 ? 0 : value >= 255 ? 255 : UInt8(value + 0.5)
+    }
+}
+
+/// For each destination coordinate, the source samples it draws on and their weights.
+struct Contributions {
+    private(set) var starts: [Int] = []
+    private(set) var counts: [Int] = []
+    private(set) var offsets: [Int] = []
+    private(set) var weights: [Float] = []
+
+    static let radius = 3.0
+
+    init(source: Int, destination: Int) {
+        let scale = Double(source) / Double(destination)
+        let filterScale = max(1, scale)
+        let support = Self.radius * filterScale
+        for d in 0..<destination {
+            let centre = (Double(d) + 0.5) * scale
+            let first = max(0, Int((centre - support).rounded(.down)))
+            let last = min(source - 1, Int((centre + support).rounded(.up)))
+            var local: [Double] = []
+            for s in first...last {
+                local.append(Self.lanczos((Double(s) + 0.5 - centre) / filterScale))
+            }
+            let total = local.reduce(0, +)
+            starts.append(first)
+            counts.append(local.count)
+            offsets.append(weights.count)
+            weights += local.map { Float(total == 0 ? 0 : $0 / total) }
+        }
+    }
+
+    @inline(__always)
+    func span(_ d: Int) -> (start: Int, count: Int, offset: Int) { (starts[d], counts[d], offsets[d]) }
+
+    static func lanczos(_ x: Double) -> Double {
+        let x = abs(x)
+        guard x < radius else { return 0 }
+        guard x > 1e-9 else { return 1 }
+        let px = Double.pi * x
+        return radius * sin(px) * sin(px / radius) / (px * px)
+    }
+}
