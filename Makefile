@@ -4,7 +4,9 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip
+# Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG and WebP.
+PIP_PACKAGES := pypng Pillow
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test demo clean
@@ -19,6 +21,9 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+	@python3 -c 'import png, PIL' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
+		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
 
 build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
 	$(SWIFT) build -c release

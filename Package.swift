@@ -99,6 +99,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CodecTests",
+            dependencies: ["OspreyCodec", "OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/CodecTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CSQLite", "CCrypto", "OspreyTesting"],
             path: "Tests/SystemLibraryTests",

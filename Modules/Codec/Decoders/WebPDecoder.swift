@@ -30,7 +30,7 @@ public struct WebPDecoder: ImageDecoding {
         let output = orientation.displayedSize(of: options.outputSize(for: orientation.displayedSize(of: stored)))
         let image = features.has_animation != 0
             ? try Self.decodeFirstFrame(data, stored: stored, output: output)
-            : try Self.decodeStill(data, output: output, alpha: features.has_alpha != 0)
+            : try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
         return orientation.applied(to: image)
     }
 
@@ -56,16 +56,18 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     /// A still image through libwebp's scaled decoding, straight into the result's buffer.
-    private static func decodeStill(_ data: Data, output: PixelSize, alpha: Bool) throws(ImageDecodingError) -> Image {
+    private static func decodeStill(_ data: Data, stored: PixelSize, output: PixelSize, alpha: Bool) throws(ImageDecodingError) -> Image {
         let format: PixelFormat = alpha ? .rgba8 : .rgb8
         let stride = output.width * format.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: stride * output.height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(.webp, detail: "libwebp version mismatch") }
         config.options.use_threads = 1
-        config.options.use_scaling = 1
-        config.options.scaled_width = Int32(output.width)
-        config.options.scaled_height = Int32(output.height)
+        if output != stored {  // the rescaler only when needed: it changes pixels even at 1:1
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(output.width)
+            config.options.scaled_height = Int32(output.height)
+        }
         config.output.colorspace = alpha ? MODE_RGBA : MODE_RGB
         config.output.is_external_memory = 1
         let status = pixels.withUnsafeMutableBufferPointer { out in

@@ -1,0 +1,20 @@
+import Foundation
+import OspreyCodec
+import OspreyDomain
+import OspreyPixels
+import OspreyTesting
+
+/// Shared helpers for the codec tests.
+enum CodecTestSupport {
+    /// `image` as bytes in the reference's layout (3 = RGB, 4 = RGBA).
+    static func bytes(of image: Image, channels: Int) -> [UInt8] {
+        PixelConversion.converted(image, to: channels == 4 ? .rgba8 : .rgb8).pixels
+    }
+
+    /// The corpus files below `folder` whose extension is one of `extensions`.
+    static func images(in folder: String, extensions: Set<String>) throws -> [URL] {
+        try Corpus.files(in: folder).filter { extensions.contains($0.pathExtension.lowercased()) }
+    }
+
+    static let codec = ImageCodec()
+}

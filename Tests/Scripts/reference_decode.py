@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Reference decodes for Osprey's codec tests.
+
+Reads lines "MODE<TAB>INPUT<TAB>OUTPUT" on stdin and writes, for each, the decoded pixels
+as raw bytes to OUTPUT and a line "OUTPUT<TAB>WIDTH<TAB>HEIGHT<TAB>CHANNELS" (or
+"OUTPUT<TAB>ERROR<TAB>message") on stdout. Modes:
+  png        pypng, RGBA 8-bit, raw sample values, no gamma (exact for PngSuite)
+  pil        Pillow, EXIF orientation applied, RGB or RGBA
+  pil-N      Pillow full decode, orientation applied, then a Lanczos resize to fit NxN
+"""
+import sys
+
+def pypng_rgba(path):
+    """pypng's asDirect (palette and tRNS applied, raw samples), widened to RGBA 8-bit here:
+    pypng's own asRGBA8 fails on this Python."""
+    import png
+    reader = png.Reader(filename=path)
+    reader.preamble()
+    reader.sbit = None  # raw samples: sBIT says which bits matter, it does not change them
+    width, height, rows, info = reader.asDirect()
+    planes, depth = info["planes"], info["bitdepth"]
+    top = (1 << depth) - 1
+    scale = [round(v * 255 / top) for v in range(top + 1)] if depth <= 8 else None
+    data = bytearray()
+    for row in rows:
+        values = [scale[v] for v in row] if scale else [(v * 255 + 32767) // 65535 for v in row]
+        for x in range(width):
+            px = values[x * planes:(x + 1) * planes]
+            if planes == 1:
+                data.extend((px[0], px[0], px[0], 255))
+            elif planes == 2:
+                data.extend((px[0], px[0], px[0], px[1]))
+            elif planes == 3:
+                data.extend((px[0], px[1], px[2], 255))
+            else:
+                data.extend(px)
+    return width, height, 4, bytes(data)
+
+def pillow(path, fit=None):
+    from PIL import Image, ImageOps
+    with Image.open(path) as im:
+        im.seek(0)
+        im = ImageOps.exif_transpose(im)
+        has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
+        im = im.convert("RGBA" if has_alpha else "RGB")
+        if fit:
+            scale = min(1.0, fit / im.width, fit / im.height)
+            size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
+            im = im.resize(size, Image.LANCZOS)
+        return im.width, im.height, len(im.mode), im.tobytes()
+
+for line in sys.stdin:
+    mode, source, target = line.rstrip("\n").split("\t")
+    try:
+        if mode == "png":
+            w, h, c, data = pypng_rgba(source)
+        elif mode == "pil":
+            w, h, c, data = pillow(source)
+        elif mode.startswith("pil-"):
+            w, h, c, data = pillow(source, int(mode[4:]))
+        else:
+            raise ValueError("unknown mode " + mode)
+        with open(target, "wb") as f:
+            f.write(data)
+        print(f"{target}\t{w}\t{h}\t{c}", flush=True)
+    except Exception as error:  # the test reports it
+        print(f"{target}\tERROR\t{type(error).__name__}: {error}", flush=True)
