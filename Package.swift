@@ -105,6 +105,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PixelsTests",
+            dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/PixelsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CSQLite", "CCrypto", "OspreyTesting"],
             path: "Tests/SystemLibraryTests",

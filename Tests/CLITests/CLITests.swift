@@ -42,3 +42,72 @@ struct CLITests {
         #expect(output.contains("Unknown option"))
     }
 }
+
+/// `osprey info` and `osprey convert` on real files.
+@Suite("osprey info and convert")
+struct CodecCommandTests {
+    static var osprey: String { CLITests.executable.path }
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    @Test func infoReportsTheDisplayedSizeAsJSON() throws {
+        let file = try Corpus.file("exif-orientation/Portrait_6.jpg").path
+        let outcome = try ChildProcess.run(Self.osprey, ["info", file, "--json"])
+        #expect(outcome.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any]
+        #expect(json?["format"] as? String == "jpeg")
+        #expect(json?["width"] as? Int == 1200 && json?["height"] as? Int == 1800)
+        #expect(json?["orientation"] as? Int == 6)
+        #expect(json?["hasAlpha"] as? Bool == false && json?["frameCount"] as? Int == 1)
+    }
+
+    @Test func convertWritesTheOutputsFormatAtTheTargetSize() throws {
+        let input = try Corpus.file("photos/jolla.jpg").path
+        for (name, format) in [("thumb.jpg", "jpeg"), ("thumb.png", "png"), ("thumb.webp", "webp")] {
+            let output = Self.folder.appendingPathComponent(name).path
+            let outcome = try ChildProcess.run(Self.osprey, ["convert", input, "--size", "320x320", "-o", output])
+            #expect(outcome.status == 0, "\(outcome.output)")
+            let info = try ChildProcess.run(Self.osprey, ["info", output, "--json"])
+            #expect(info.output.contains("\"format\":\"\(format)\""))
+            #expect(info.output.contains("\"width\":320") || info.output.contains("\"height\":320"), "\(info.output)")
+        }
+        let filled = Self.folder.appendingPathComponent("fill.png").path
+        #expect(try ChildProcess.run(Self.osprey, ["convert", input, "--size", "100x100", "--mode", "fill", "-o", filled]).status == 0)
+        #expect(try ChildProcess.run(Self.osprey, ["info", filled, "--json"]).output.contains("\"height\":100,\"orientation\":1,\"width\":100"))
+    }
+
+    @Test func badInputExitsWith65AndAMissingFileWith66() throws {
+        let html = Self.folder.appendingPathComponent("page.jpg")
+        try Data("<html>not an image</html>".utf8).write(to: html)
+        let bad = try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", Self.folder.appendingPathComponent("x.png").path])
+        #expect(bad.status == 65)
+        #expect(bad.output == "osprey: not an image: the data starts with `<html>not an ima`\n")
+        let missing = try ChildProcess.run(Self.osprey, ["info", "/nonexistent/photo.jpg"])
+        #expect(missing.status == 66)
+        #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.gif"]).status == 64)
+    }
+
+    @Test func headersClaiming65000SquareAreRefusedWithoutHoldingMemory() throws {
+        let png = Self.folder.appendingPathComponent("bomb.png")
+        try CraftedImages.png(width: 65_000, height: 65_000).write(to: png)
+        let jpeg = Self.folder.appendingPathComponent("bomb.jpg")
+        try CraftedImages.jpeg(from: Data(contentsOf: Corpus.file("jpeg/libjpeg-turbo/testorig.jpg")), width: 65_000, height: 65_000).write(to: jpeg)
+        for file in [png, jpeg] {
+            let outcome = try ChildProcess.run(Self.osprey, ["convert", file.path, "-o", Self.folder.appendingPathComponent("out.png").path])
+            #expect(outcome.status == 65)
+            #expect(outcome.output.contains("image is 65000x65000, over the limit of 100 megapixels"))
+            #expect(outcome.peakMemory < 50_000_000, "peak memory \(outcome.peakMemory) bytes")
+        }
+    }
+
+    @Test func corruptFilesNeverCrashTheTool() throws {
+        for name in ["pngsuite/xc1n0g08.png", "pngsuite/xlfn0g04.png", "jpeg/sharp/truncated.jpg", "jpeg/sharp/corrupt-header.jpg"] {
+            let outcome = try ChildProcess.run(Self.osprey, ["convert", try Corpus.file(name).path, "-o", Self.folder.appendingPathComponent("c.png").path])
+            #expect(outcome.status == 65, "\(name): \(outcome.output)")
+            #expect(outcome.output.hasPrefix("osprey: ") && outcome.output.filter { $0 == "\n" }.count == 1, "one line: \(outcome.output)")
+        }
+    }
+}

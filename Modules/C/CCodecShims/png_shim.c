@@ -88,18 +88,24 @@ osp_png_decoder *osp_png_open_file(const char *path) {
 
 int osp_png_read_info(osp_png_decoder *self, osp_png_info *out) {
     if (setjmp(png_jmpbuf(self->png))) return -1;
+    png_read_info(self->png, self->info);
+    out->width = png_get_image_width(self->png, self->info);
+    out->height = png_get_image_height(self->png, self->info);
+    out->bit_depth = png_get_bit_depth(self->png, self->info);
+    out->color_type = png_get_color_type(self->png, self->info);
+    out->interlaced = png_get_interlace_type(self->png, self->info) != PNG_INTERLACE_NONE;
+    out->has_alpha = (out->color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(self->png, self->info, PNG_INFO_tRNS) != 0;
+    self->height = out->height;
+    return 0;
+}
+
+int osp_png_prepare(osp_png_decoder *self, osp_png_info *out) {
+    if (setjmp(png_jmpbuf(self->png))) return -1;
     png_structp png = self->png;
     png_infop info = self->info;
-    png_read_info(png, info);
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    out->width = png_get_image_width(png, info);
-    out->height = png_get_image_height(png, info);
-    out->bit_depth = bit_depth;
-    out->color_type = color_type;
-    out->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
-    self->height = out->height;
 
     // To 8-bit samples, with no gamma correction: raw sample values, as PngSuite expects.
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);

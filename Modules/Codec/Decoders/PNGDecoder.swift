@@ -38,7 +38,7 @@ public struct PNGDecoder: ImageDecoding {
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
         try InputReader.checkLength(of: input, limits: limits)
         return try PNGSession.with(input) { session throws(ImageDecodingError) in
-            let info = try session.readInfo(limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
+            let info = try session.readHeader()
             let orientation = session.exifOrientation ?? 1
             let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(info.width), height: Int(info.height)))
             return ImageInfo(format: .png, width: size.width, height: size.height, orientation: orientation,
@@ -72,10 +72,19 @@ struct PNGSession: ~Copyable {
         }
     }
 
+    /// The header alone, for ``PNGDecoder/info(_:)``: nothing is allocated for pixels.
+    func readHeader() throws(ImageDecodingError) -> osp_png_info {
+        var info = osp_png_info()
+        guard osp_png_read_info(decoder, &info) == 0 else { throw error() }
+        return info
+    }
+
+    /// The header, checked against `limits`, with the transforms to decode it set.
     func readInfo(limits: DecodingLimits) throws(ImageDecodingError) -> osp_png_info {
         var info = osp_png_info()
         guard osp_png_read_info(decoder, &info) == 0 else { throw error() }
         try limits.check(width: Int(info.width), height: Int(info.height))
+        guard osp_png_prepare(decoder, &info) == 0 else { throw error() }
         return info
     }
 

@@ -60,9 +60,13 @@ typedef struct {
 
 osp_png_decoder *osp_png_open_memory(const uint8_t *data, size_t size);
 osp_png_decoder *osp_png_open_file(const char *path);
-/// Reads the chunks before the image data and sets the transforms to 8-bit gray, RGB or
-/// RGBA (palette and tRNS expanded, 16-bit scaled with rounding, no gamma correction).
+/// Reads the chunks before the image data: size, depth, colour type, interlacing, alpha.
+/// Allocates nothing that depends on the image's size, so limits can be checked after it.
 int osp_png_read_info(osp_png_decoder *decoder, osp_png_info *info);
+/// Sets the transforms to 8-bit gray, RGB or RGBA (palette and tRNS expanded, 16-bit
+/// scaled with rounding, no gamma correction) and fills `channels`. libpng allocates its
+/// row buffers here: call it only once the size is known to be within limits.
+int osp_png_prepare(osp_png_decoder *decoder, osp_png_info *info);
 /// Reads the next `rows` rows of a non-interlaced image. 0 on success, -1 on error.
 int osp_png_read_rows(osp_png_decoder *decoder, uint8_t *buffer, size_t stride, uint32_t rows);
 /// Reads a whole interlaced image (every pass) into buffer. 0 on success, -1 on error.

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Hand-made files for limit tests: valid headers that claim more than they hold.
+public enum CraftedImages {
+    /// A PNG whose header claims `width`×`height` 8-bit RGB pixels, with one tiny IDAT.
+    public static func png(width: UInt32, height: UInt32) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var ihdr = Data()
+        ihdr.append(bigEndian: width)
+        ihdr.append(bigEndian: height)
+        ihdr.append(contentsOf: [8, 2, 0, 0, 0])  // 8-bit, RGB, deflate, adaptive filter, no interlace
+        data.append(chunk: "IHDR", ihdr)
+        data.append(chunk: "IDAT", Data([0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]))  // zlib of one zero byte
+        data.append(chunk: "IEND", Data())
+        return data
+    }
+
+    /// `jpeg` with its frame header rewritten to claim `width`×`height`.
+    public static func jpeg(from jpeg: Data, width: UInt16, height: UInt16) -> Data {
+        var bytes = [UInt8](jpeg)
+        var i = 2
+        while i + 9 < bytes.count {
+            guard bytes[i] == 0xFF else { i += 1; continue }
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if (0xC0...0xC2).contains(marker) {
+                bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
+                bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+                break
+            }
+            i += 2 + length
+        }
+        return Data(bytes)
+    }
+
+    /// `png` with every chunk's CRC recomputed, so damage inside chunks reaches the decoder
+    /// instead of stopping at the checksum. Stops at the first chunk that does not fit.
+    public static func fixingPNGChecksums(_ png: Data) -> Data {
+        var bytes = [UInt8](png)
+        var i = 8
+        while i + 12 <= bytes.count {
+            let length = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 0, i + 12 + length <= bytes.count else { break }
+            let crc = crc32(Data(bytes[(i + 4)..<(i + 8 + length)]))
+            bytes[i + 8 + length] = UInt8(crc >> 24)
+            bytes[i + 9 + length] = UInt8(crc >> 16 & 0xFF)
+            bytes[i + 10 + length] = UInt8(crc >> 8 & 0xFF)
+            bytes[i + 11 + length] = UInt8(crc & 0xFF)
+            i += 12 + length
+        }
+        return Data(bytes)
+    }
+
+    /// CRC-32 as PNG uses it.
+    static func crc32(_ bytes: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
+
+extension Data {
+    mutating func append(bigEndian value: UInt32) {
+        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+    }
+
+    mutating func append(chunk type: String, _ payload: Data) {
+        append(bigEndian: UInt32(payload.count))
+        let typed = Data(type.utf8) + payload
+        append(typed)
+        append(bigEndian: CraftedImages.crc32(typed))
+    }
+}
