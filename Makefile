@@ -4,12 +4,15 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG and WebP.
 PIP_PACKAGES := pypng Pillow
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help setup build test demo clean
+BENCH_WORK ?= /tmp/osprey-bench
+BENCH_ROUNDS ?= 7
+
+.PHONY: help setup build test demo bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -28,12 +31,21 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
 	$(SWIFT) build -c release
 
-test: setup ## Run the whole test suite
+test: setup ## Smoke-test the release build, then run the whole test suite
+	$(SWIFT) build -c release --product osprey
+	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
 
 demo: build ## Show the CLI (the gallery server arrives with its issue)
 	.build/release/osprey --version
 	.build/release/osprey --help
+
+bench: setup ## Benchmarks against vipsthumbnail and Pillow (results for Docs/BENCHMARKS.md)
+	@command -v vipsthumbnail >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools >/dev/null; }
+	$(SWIFT) build -c release --product osprey
+	$(SWIFT) build -c release --package-path Benchmarks
+	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
+	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
 
 clean: ## Remove build output
 	rm -rf .build

@@ -9,7 +9,7 @@ import OspreyDomain
 ///
 /// Alpha is handled premultiplied while averaging, so transparent pixels do not bleed their
 /// colour; the result is not premultiplied.
-public struct Downsampler: ~Copyable {
+public struct Downsampler {
     /// The size of the rows fed in.
     public let sourceSize: PixelSize
     /// The size ``finish()`` returns.
@@ -68,7 +68,7 @@ public struct Downsampler: ~Copyable {
     }
 
     /// The finished image at ``outputSize``. Rows never fed are left black.
-    public consuming func finish() -> Image {
+    public func finish() -> Image {
         let intermediate = try! Image(width: reducedSize.width, height: reducedSize.height, pixelFormat: pixelFormat, pixels: reduced)
         return intermediate.size == outputSize ? intermediate : Resampler.resize(intermediate, to: outputSize)
     }

@@ -3,8 +3,12 @@ import Glibc
 #endif
 import Foundation
 
-/// Runs a program and reports its exit status, output and peak memory, measured by the
-/// kernel (`wait4`'s resource usage), so a test can bound what a whole process held.
+/// Runs a program and reports its exit status, output and peak memory, so a test can bound
+/// what a whole process held.
+///
+/// The peak comes from GNU `time` (`/usr/bin/time`, Debian's `time`), which forks the
+/// program itself: a child forked straight from the test process would inherit the test
+/// process's own high-water mark, since Linux carries `ru_maxrss` across `exec`.
 public enum ChildProcess {
     /// What a finished child did.
     public struct Outcome: Sendable {
@@ -25,17 +29,21 @@ public enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let peakFile = outputFile + ".peak"
+        defer { unlink(peakFile) }
+        let timer = "/usr/bin/time"
+        let argv = ([timer, "-q", "-f", "%M", "-o", peakFile, executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, timer, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exited = status & 0x7F == 0
         let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
-        return Outcome(status: code, output: output, peakMemory: usage.ru_maxrss * 1024)
+        let peakText = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        let peakKB = peakText.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.last ?? 0
+        return Outcome(status: code, output: output, peakMemory: peakKB * 1024)
     }
 }

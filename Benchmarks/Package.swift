@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+// Osprey's benchmarks, kept apart so the library's build never pays for them.
+// `make bench` at the top builds and runs them; results go to Docs/BENCHMARKS.md.
+import Foundation
+import PackageDescription
+
+// A path dependency is identified by its folder's name, which differs between clones.
+let osprey = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "OspreyBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "CodecBenchmark",
+            dependencies: [
+                .product(name: "OspreyCodec", package: osprey),
+                .product(name: "OspreyDomain", package: osprey),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)
