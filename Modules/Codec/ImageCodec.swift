@@ -13,9 +13,14 @@ import OspreyDomain
 public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// The limits checked before decoding.
     public var limits: DecodingLimits
+    /// Whether JPEG files that end early decode partially (see ``JPEGDecoder/acceptsTruncatedFiles``).
+    public var acceptsTruncatedJPEG: Bool
 
     /// Creates a codec with the given limits.
-    public init(limits: DecodingLimits = .default) { self.limits = limits }
+    public init(limits: DecodingLimits = .default, acceptsTruncatedJPEG: Bool = false) {
+        self.limits = limits
+        self.acceptsTruncatedJPEG = acceptsTruncatedJPEG
+    }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
         try FormatDetector.decodableFormat(prefix)
@@ -23,7 +28,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         switch try detectFormat(of: InputReader.prefix(of: input)) {
-        case .jpeg: try JPEGDecoder(limits: limits).decode(input, options: options)
+        case .jpeg: try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decode(input, options: options)
         case .png: try PNGDecoder(limits: limits).decode(input, options: options)
         default: try WebPDecoder(limits: limits).decode(input, options: options)
         }

@@ -44,6 +44,21 @@ struct CorpusDecodeTests {
         }
     }
 
+    @Test func truncatedJPEGsDecodePartiallyWhenAskedAsLibjpegDoes() throws {
+        let lenient = ImageCodec(acceptsTruncatedJPEG: true)
+        for (name, size) in [("jpeg/pillow/truncated_jpeg.jpg", PixelSize(width: 100, height: 100)),
+                             ("jpeg/sharp/truncated.jpg", PixelSize(width: 2725, height: 2225))] {
+            let file = try Corpus.file(name).path
+            #expect(throws: ImageDecodingError.self, "\(name) is refused by default") {
+                try CodecTestSupport.codec.decode(.file(path: file), options: DecodingOptions())
+            }
+            #expect(try lenient.decode(.file(path: file), options: DecodingOptions()).size == size, "\(name)")
+        }
+        #expect(throws: ImageDecodingError.self, "no frame header: nothing to show") {
+            try lenient.decode(.file(path: Corpus.file("jpeg/sharp/corrupt-header.jpg").path), options: DecodingOptions())
+        }
+    }
+
     @Test func giantImageDecodesAtASmallSizeOnceTheLimitIsRaised() throws {
         let file = try Corpus.file("jpeg/sharp/giant-image.jpg")
         let codec = ImageCodec(limits: DecodingLimits(maxPixels: 300_000_000))

@@ -19,6 +19,7 @@ struct osp_jpeg_decoder {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     FILE *file;
+    int accepts_truncation;
 };
 
 // libjpeg calls error_exit on a fatal error and expects it never to return.
@@ -31,7 +32,8 @@ static void osp_jpeg_error_exit(j_common_ptr cinfo) {
 // Warnings (level -1) are ignored — garbage before a marker still gives a good image — except
 // a premature end of file, which libjpeg would otherwise paper over with grey rows.
 static void osp_jpeg_emit_message(j_common_ptr cinfo, int level) {
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+    osp_jpeg_decoder *self = (osp_jpeg_decoder *)cinfo->client_data;
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF && !self->accepts_truncation) {
         osp_jpeg_error_exit(cinfo);
     }
 }
@@ -134,6 +136,8 @@ int osp_jpeg_read_rows(osp_jpeg_decoder *self, uint8_t *buffer, size_t stride, i
     }
     return read;
 }
+
+void osp_jpeg_accept_truncation(osp_jpeg_decoder *self, int accept) { self->accepts_truncation = accept; }
 
 const uint8_t *osp_jpeg_exif(osp_jpeg_decoder *self, size_t *length) {
     for (jpeg_saved_marker_ptr m = self->cinfo.marker_list; m; m = m->next) {

@@ -13,9 +13,15 @@ import OspreyPixels
 public struct JPEGDecoder: ImageDecoding {
     /// The limits checked from the header.
     public var limits: DecodingLimits
+    /// When `true`, a file that ends early decodes with its missing rows grey, as libjpeg and
+    /// browsers show it. By default it is refused as corrupt, so no cache keeps half an image.
+    public var acceptsTruncatedFiles: Bool
 
     /// Creates a decoder.
-    public init(limits: DecodingLimits = .default) { self.limits = limits }
+    public init(limits: DecodingLimits = .default, acceptsTruncatedFiles: Bool = false) {
+        self.limits = limits
+        self.acceptsTruncatedFiles = acceptsTruncatedFiles
+    }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
         let format = try FormatDetector.decodableFormat(prefix)
@@ -26,6 +32,7 @@ public struct JPEGDecoder: ImageDecoding {
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         return try JPEGSession.with(input) { session throws(ImageDecodingError) in
+            session.acceptTruncation(acceptsTruncatedFiles)
             let header = try session.readHeader(limits: limits)
             let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
             let stored = PixelSize(width: Int(header.width), height: Int(header.height))
@@ -90,6 +97,8 @@ struct JPEGSession: ~Copyable {
         try limits.check(width: Int(header.width), height: Int(header.height))
         return header
     }
+
+    func acceptTruncation(_ accept: Bool) { osp_jpeg_accept_truncation(decoder, accept ? 1 : 0) }
 
     var exifOrientation: Int? {
         var length = 0

@@ -38,6 +38,9 @@ int osp_jpeg_start(osp_jpeg_decoder *decoder, unsigned scale_denom,
 /// Reads up to max_rows scanlines into buffer (rows stride bytes apart). Returns the number
 /// read, or -1 on error. A file that ends early is an error, not a grey image.
 int osp_jpeg_read_rows(osp_jpeg_decoder *decoder, uint8_t *buffer, size_t stride, int max_rows);
+/// With accept != 0, a file that ends early decodes with its missing rows grey (libjpeg's
+/// own behaviour) instead of failing.
+void osp_jpeg_accept_truncation(osp_jpeg_decoder *decoder, int accept);
 /// The EXIF payload of the first APP1 "Exif" marker, or NULL.
 const uint8_t *osp_jpeg_exif(osp_jpeg_decoder *decoder, size_t *length);
 /// The last error's message.
