@@ -24,9 +24,7 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
-        let format = try FormatDetector.decodableFormat(prefix)
-        guard format == .jpeg else { throw .unsupportedFormat(format, detail: "not JPEG") }
-        return format
+        try FormatDetector.decodableFormat(prefix, expecting: .jpeg)
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
@@ -74,20 +72,9 @@ struct JPEGSession: ~Copyable {
     deinit { osp_jpeg_close(decoder) }
 
     /// Runs `body` with a session on `input`; bytes in memory stay pinned throughout.
-    static func with<T>(_ input: ImageInput, _ body: (borrowing JPEGSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
-        switch input {
-        case .file(let path):
-            guard let decoder = osp_jpeg_open_file(path) else { throw .unreadable(path: path, reason: InputReader.errnoReason()) }
-            return try body(JPEGSession(decoder))
-        case .data(let data):
-            let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0,
-                      let decoder = osp_jpeg_open_memory(base.assumingMemoryBound(to: UInt8.self), raw.count) else {
-                    return .failure(.corrupt(.jpeg, detail: "empty input"))
-                }
-                do throws(ImageDecodingError) { return .success(try body(JPEGSession(decoder))) } catch { return .failure(error) }
-            }
-            return try result.get()
+    static func with<T>(_ input: ImageInput, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        try NativeInput.open(input, format: .jpeg, file: osp_jpeg_open_file, memory: osp_jpeg_open_memory) { decoder throws(ImageDecodingError) in
+            try body(Self(decoder))
         }
     }
 

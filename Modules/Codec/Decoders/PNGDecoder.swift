@@ -17,9 +17,7 @@ public struct PNGDecoder: ImageDecoding {
     public init(limits: DecodingLimits = .default) { self.limits = limits }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
-        let format = try FormatDetector.decodableFormat(prefix)
-        guard format == .png else { throw .unsupportedFormat(format, detail: "not PNG") }
-        return format
+        try FormatDetector.decodableFormat(prefix, expecting: .png)
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
@@ -55,20 +53,10 @@ struct PNGSession: ~Copyable {
 
     deinit { osp_png_close(decoder) }
 
-    static func with<T>(_ input: ImageInput, _ body: (borrowing PNGSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
-        switch input {
-        case .file(let path):
-            guard let decoder = osp_png_open_file(path) else { throw .unreadable(path: path, reason: InputReader.errnoReason()) }
-            return try body(PNGSession(decoder))
-        case .data(let data):
-            let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0,
-                      let decoder = osp_png_open_memory(base.assumingMemoryBound(to: UInt8.self), raw.count) else {
-                    return .failure(.corrupt(.png, detail: "empty input"))
-                }
-                do throws(ImageDecodingError) { return .success(try body(PNGSession(decoder))) } catch { return .failure(error) }
-            }
-            return try result.get()
+    /// Runs `body` with a session on `input`; bytes in memory stay pinned throughout.
+    static func with<T>(_ input: ImageInput, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        try NativeInput.open(input, format: .png, file: osp_png_open_file, memory: osp_png_open_memory) { decoder throws(ImageDecodingError) in
+            try body(Self(decoder))
         }
     }
 

@@ -16,9 +16,7 @@ public struct WebPDecoder: ImageDecoding {
     public init(limits: DecodingLimits = .default) { self.limits = limits }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
-        let format = try FormatDetector.decodableFormat(prefix)
-        guard format == .webp else { throw .unsupportedFormat(format, detail: "not WebP") }
-        return format
+        try FormatDetector.decodableFormat(prefix, expecting: .webp)
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {

@@ -41,4 +41,12 @@ public enum FormatDetector {
         }
         return format
     }
+
+    /// `prefix`'s format when it is `expected`, for a decoder of one format.
+    /// - Throws: as ``decodableFormat(_:)``, and `unsupportedFormat` for another decodable format.
+    public static func decodableFormat(_ prefix: Data, expecting expected: ImageFormat) throws(ImageDecodingError) -> ImageFormat {
+        let format = try decodableFormat(prefix)
+        guard format == expected else { throw .unsupportedFormat(format, detail: "this decoder reads \(expected) only") }
+        return format
+    }
 }
