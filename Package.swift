@@ -30,6 +30,8 @@ let package = Package(
         .library(name: "OspreyDomain", targets: ["OspreyDomain"]),
         .library(name: "OspreyPixels", targets: ["OspreyPixels"]),
         .library(name: "OspreyCodec", targets: ["OspreyCodec"]),
+        .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
+        .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
         .executable(name: "osprey", targets: ["osprey"]),
     ],
     dependencies: [
@@ -77,10 +79,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Data — caches (each on Domain only, plus its C library)
+        .target(
+            name: "OspreyMemoryCache",
+            dependencies: ["OspreyDomain"],
+            path: "Modules/Data/MemoryCache",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OspreyDiskCache",
+            dependencies: ["OspreyDomain", "CSQLite", "CCrypto", logging],
+            path: "Modules/Data/DiskCache",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Apps
         .executableTarget(
             name: "osprey",
-            dependencies: ["OspreyDomain", "OspreyCodec", argumentParser],
+            dependencies: ["OspreyDomain", "OspreyCodec", "OspreyMemoryCache", "OspreyDiskCache", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),
@@ -108,6 +124,24 @@ let package = Package(
             name: "PixelsTests",
             dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting"],
             path: "Tests/PixelsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MemoryCacheTests",
+            dependencies: ["OspreyMemoryCache", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/MemoryCacheTests",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "DiskCacheCrashHelper",
+            dependencies: ["OspreyDiskCache", "OspreyDomain"],
+            path: "Tests/DiskCacheCrashHelper",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DiskCacheTests",
+            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "DiskCacheCrashHelper", "osprey"],
+            path: "Tests/DiskCacheTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

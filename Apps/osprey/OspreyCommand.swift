@@ -18,6 +18,6 @@ struct OspreyCommand: AsyncParsableCommand {
               osprey convert photo.jpg --size 640x640 -o thumb.jpg
             """,
         version: OspreyVersion.current,
-        subcommands: [InfoCommand.self, ConvertCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, CacheCommand.self]
     )
 }

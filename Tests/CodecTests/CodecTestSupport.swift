@@ -3,6 +3,12 @@ import OspreyCodec
 import OspreyDomain
 import OspreyPixels
 import OspreyTesting
+import Testing
+
+/// The codec tests decode real images synchronously, each holding a thread of the runner's
+/// cooperative pool for seconds. On two cores, two of them at once would starve every async
+/// test of the package; nested in this suite, they run one at a time.
+@Suite(.serialized) struct CPUBoundCodecTests {}
 
 /// Shared helpers for the codec tests.
 enum CodecTestSupport {

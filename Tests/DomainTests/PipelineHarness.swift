@@ -30,7 +30,7 @@ struct PipelineHarness {
 
     /// Waits until `count` callers wait on `request`'s shared load.
     func waitForCallers(_ count: Int, on request: ImageRequest) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while await pipeline.waitingCallers(for: request) < count {
             guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("\(count) callers") }
             try await Task.sleep(for: .milliseconds(2))
@@ -39,7 +39,7 @@ struct PipelineHarness {
 
     /// Waits until the loader has been asked `count` times.
     func waitForLoads(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while loader.loadCount < count {
             guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("\(count) loads") }
             try await Task.sleep(for: .milliseconds(2))

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import OspreyDiskCache
+
+/// `osprey cache`: look after the disk cache.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and maintain the disk cache.",
+        discussion: """
+            Example:
+              osprey cache stats --json --cache-dir /var/cache/osprey
+            """,
+        subcommands: [Stats.self, List.self, Clean.self, Clear.self, Verify.self]
+    )
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Entries, bytes, limit, oldest and newest access.",
+            discussion: "Example:\n  osprey cache stats --json")
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "One JSON object: entries, bytes, limitBytes, oldestAccess, newestAccess.") var json = false
+
+        func run() throws {
+            let stats = try cache.openDiskCache().statistics()
+            if json {
+                print(try CacheJSON.encode(stats))
+            } else {
+                print("entries: \(stats.entries)")
+                print("bytes: \(stats.bytes) of \(stats.limitBytes)")
+                print("oldest access: \(stats.oldestAccess.map(CacheJSON.date) ?? "-")")
+                print("newest access: \(stats.newestAccess.map(CacheJSON.date) ?? "-")")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every entry, most recently used first.",
+            discussion: "Example:\n  osprey cache list --json")
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "One JSON object per line.") var json = false
+
+        func run() throws {
+            for entry in try cache.openDiskCache().entries() {
+                print(json ? try CacheJSON.encode(entry) : "\(entry.size)\t\(CacheJSON.date(entry.accessed))\t\(entry.format ?? "-")\t\(entry.key)")
+            }
+        }
+    }
+
+    struct Clean: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply expiry and the limits now.",
+            discussion: "Example:\n  osprey cache clean --disk-limit 100MB")
+        @OptionGroup var cache: CacheOptions
+
+        func run() throws {
+            let disk = try cache.openDiskCache()
+            try disk.sweep()
+            let stats = try disk.statistics()
+            print("cache: \(stats.entries) entries, \(stats.bytes) bytes")
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove every entry.",
+            discussion: "Example:\n  osprey cache clear")
+        @OptionGroup var cache: CacheOptions
+
+        func run() async throws {
+            try await cache.openDiskCache().removeAll()
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check that the index and the files agree; exit status 0 only then.",
+            discussion: "Example:\n  osprey cache verify && echo consistent")
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "One JSON object: entries, problems.") var json = false
+
+        func run() throws {
+            let report = try cache.openDiskCache().verify()
+            if json {
+                print(try CacheJSON.encode(report))
+            } else {
+                report.problems.forEach { print("problem: \($0)") }
+                print(report.isConsistent ? "consistent: \(report.entries) entries" : "inconsistent: \(report.problems.count) problems")
+            }
+            if !report.isConsistent { throw ExitCode(1) }
+        }
+    }
+}
+
+/// JSON output for the cache commands: sorted keys, ISO 8601 dates.
+enum CacheJSON {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+}

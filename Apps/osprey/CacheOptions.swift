@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import OspreyDiskCache
+import OspreyMemoryCache
+
+/// The options every command that touches the caches takes.
+struct CacheOptions: ParsableArguments {
+    @Option(help: "The disk cache folder (default: $OSPREY_CACHE_DIR, else $XDG_CACHE_HOME/osprey, else ~/.cache/osprey).")
+    var cacheDir: String?
+
+    @Option(help: "The disk cache's size limit, such as 256MB (default 256MB).")
+    var diskLimit: ByteSizeArgument?
+
+    @Option(help: "The memory cache's cost limit, such as 64MB (default: the lesser of 512 MB and 20% of memory).")
+    var memoryLimit: ByteSizeArgument?
+
+    var directory: URL {
+        if let cacheDir { return URL(fileURLWithPath: cacheDir, isDirectory: true) }
+        if let env = ProcessInfo.processInfo.environment["OSPREY_CACHE_DIR"], !env.isEmpty { return URL(fileURLWithPath: env, isDirectory: true) }
+        return DiskCache.Configuration.defaultDirectory
+    }
+
+    func openDiskCache() throws -> DiskCache {
+        do {
+            return try DiskCache(configuration: .init(directory: directory, sizeLimit: diskLimit?.bytes ?? 256_000_000))
+        } catch {
+            ExitStatus.printError("cannot open the cache in \(directory.path): \(error)")
+            throw ExitStatus.cannotCreate
+        }
+    }
+
+    func memoryCache() -> MemoryCache {
+        MemoryCache(configuration: .init(costLimit: memoryLimit?.bytes ?? MemoryCache.Configuration.defaultCostLimit))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import OspreyDomain
+import Synchronization
+
+/// Encoded bytes on disk: one file per entry, named by the SHA-256 of its key, indexed by
+/// SQLite (WAL) with its size, format, times, validators and source.
+///
+/// Every limit it states is kept: a write that would pass the size or count limit first
+/// evicts least recently used entries down to 70%, so the cache is never over its limit by
+/// more than the entry being written. Writes go to a temporary file renamed into place, and
+/// the index row is committed after the rename, so a crash never leaves a half-written entry
+/// that is served. Two processes may share one folder.
+///
+/// ```swift
+/// let cache = try DiskCache(configuration: .init(sizeLimit: 100_000_000))
+/// try await cache.store(CachedData(data: bytes), for: key)
+/// let entry = try await cache.cachedData(for: key)
+/// ```
+public final class DiskCache: DataCaching {
+    /// The folder, limits and rules.
+    public let configuration: Configuration
+    let clock: any Clock
+    let logger: Logger
+    let state: Mutex<State>
+    let paths: Paths
+
+    struct State: Sendable {
+        var database: SQLiteDatabase?
+        var pendingAccess: [String: Double] = [:]
+        var lastSweep: Double
+    }
+
+    /// Opens (creating) the cache in `configuration.directory`, repairing what a crash or
+    /// another process left behind.
+    /// - Throws: ``DataCacheError/storageFailed(reason:)`` when the folder cannot be used.
+    public init(configuration: Configuration = Configuration(), clock: any Clock = SystemClock(),
+                logger: Logger = Logger(label: "osprey.disk-cache")) throws {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        paths = Paths(root: configuration.directory)
+        let database = try Self.openIndex(paths: paths, logger: logger)
+        state = Mutex(State(database: database, lastSweep: clock.now.timeIntervalSince1970))
+        try recoverAtOpen()
+    }
+
+    deinit { close() }
+
+    /// Saves batched access times and closes the index. Later calls reopen nothing: the
+    /// cache is finished.
+    public func close() {
+        state.withLock { state in
+            try? flushAccess(&state)
+            state.database?.close()
+            state.database = nil
+        }
+    }
+
+    public func cachedData(for key: CacheKey) async throws -> CachedData? {
+        let now = clock.now.timeIntervalSince1970
+        let found: (entry: Entry, file: String, metadata: CachedDataMetadata)? = try withIndex { state, db in
+            var row: (Entry, String, CachedDataMetadata)?
+            try db.query("SELECT \(Self.columns) FROM entries WHERE key = ?", [.text(key.stringValue)]) { r in
+                row = Self.decodeRow(r)
+            }
+            guard let (entry, file, metadata) = row else { return nil }
+            let info = CacheEntryInfo(key: key, cost: entry.size, createdAt: entry.created,
+                                      lastAccessAt: Date(timeIntervalSince1970: state.pendingAccess[key.stringValue] ?? entry.accessed.timeIntervalSince1970))
+            if configuration.policy.isExpired(info, now: Date(timeIntervalSince1970: now)) {
+                try removeRows([key.stringValue], files: [file], db: db, state: &state)
+                return nil
+            }
+            state.pendingAccess[key.stringValue] = now
+            if state.pendingAccess.count >= configuration.accessBatchSize { try flushAccess(&state) }
+            return (entry, file, metadata)
+        }
+        guard let found else { return nil }
+        // Read outside the lock; a file evicted meanwhile by another writer is a miss.
+        guard let data = FileManager.default.contents(atPath: paths.file(found.file).path), data.count == found.entry.size else {
+            return nil
+        }
+        return CachedData(data: data, metadata: found.metadata)
+    }
+
+    public func store(_ entry: CachedData, for key: CacheKey) async throws {
+        let size = entry.data.count
+        guard size <= configuration.sizeLimit else { throw DataCacheError.entryTooLarge(size: size, limit: configuration.sizeLimit) }
+        // The bytes go to a temporary file first, outside the lock.
+        let temporary = paths.temporary()
+        do {
+            try entry.data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw DataCacheError.storageFailed(reason: Self.reason(error))
+        }
+        let name = paths.fileName(for: key)
+        var staleFiles: [String] = []
+        do {
+            try withIndex { state, db in
+                try flushAccess(&state)
+                staleFiles = try db.transaction { () throws(SQLiteError) -> [String] in
+                    var stale: [String] = []
+                    var old: (file: String, size: Int)?
+                    try db.query("SELECT file, size FROM entries WHERE key = ?", [.text(key.stringValue)]) { r in
+                        old = (r.text(0) ?? "", r.integer(1) ?? 0)
+                    }
+                    let totals = try Self.totals(db)
+                    let after = CacheUsage(cost: totals.cost - (old?.size ?? 0), count: totals.count - (old == nil ? 0 : 1))
+                    let now = clock.now
+                    if configuration.policy.evictionTarget(for: CacheUsage(cost: after.cost + size, count: after.count + 1)) != nil {
+                        let (victims, files) = try lruEntries(db, excluding: key.stringValue)
+                        let chosen = configuration.policy.victims(lruOrdered: victims, incoming: CacheUsage(cost: size, count: 1), now: now)
+                        try deleteRows(chosen.map(\.stringValue), db: db)
+                        stale += chosen.compactMap { files[$0.stringValue] }
+                    }
+                    do {
+                        try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try FileManager.default.moveItem(at: temporary, to: paths.file(name))
+                    } catch {
+                        throw SQLiteError(code: -1, message: Self.reason(error))
+                    }
+                    let m = entry.metadata
+                    let created = now.timeIntervalSince1970
+                    // Delete, then insert: REPLACE would skip the delete trigger that keeps the totals.
+                    try deleteRows([key.stringValue], db: db)
+                    try db.query("""
+                        INSERT INTO entries (key, file, size, format, width, height, created, accessed, expires,
+                                                        etag, last_modified, fresh_until, source_url)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.text(key.stringValue), .text(name), .integer(size), .optional(m.format?.rawValue),
+                              .optional(m.pixelSize?.width), .optional(m.pixelSize?.height), .real(created), .real(created),
+                              .optional(configuration.timeToLive.map { created + $0 }), .optional(m.etag), .optional(m.lastModified),
+                              .optional(m.freshUntil?.timeIntervalSince1970), .optional(m.sourceURL)])
+                    if let old { stale.append(old.file) }
+                    return stale
+                }
+                state.pendingAccess[key.stringValue] = nil
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            try? FileManager.default.removeItem(at: paths.file(name))
+            throw error
+        }
+        for file in staleFiles { try? FileManager.default.removeItem(at: paths.file(file)) }
+        try sweepIfDue()
+    }
+
+    public func updateMetadata(_ metadata: CachedDataMetadata, for key: CacheKey) async throws {
+        try withIndex { _, db in
+            try db.query("""
+                UPDATE entries SET format = ?, width = ?, height = ?, etag = ?, last_modified = ?, fresh_until = ?, source_url = ?
+                WHERE key = ?
+                """, [.optional(metadata.format?.rawValue), .optional(metadata.pixelSize?.width), .optional(metadata.pixelSize?.height),
+                      .optional(metadata.etag), .optional(metadata.lastModified), .optional(metadata.freshUntil?.timeIntervalSince1970),
+                      .optional(metadata.sourceURL), .text(key.stringValue)])
+        }
+    }
+
+    public func removeData(for key: CacheKey) async throws {
+        try withIndex { state, db in
+            var file: String?
+            try db.query("SELECT file FROM entries WHERE key = ?", [.text(key.stringValue)]) { file = $0.text(0) }
+            if let file { try removeRows([key.stringValue], files: [file], db: db, state: &state) }
+        }
+    }
+
+    public func removeAll() async throws {
+        try removeEverything()
+    }
+
+    public func usage() async throws -> CacheUsage {
+        try withIndex { _, db in try Self.totals(db) }
+    }
+}
