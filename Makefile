@@ -46,6 +46,7 @@ bench: setup ## Benchmarks against vipsthumbnail and Pillow (results for Docs/BE
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
+	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
 
 clean: ## Remove build output
 	rm -rf .build

@@ -20,5 +20,14 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "CacheBenchmark",
+            dependencies: [
+                .product(name: "OspreyMemoryCache", package: osprey),
+                .product(name: "OspreyDiskCache", package: osprey),
+                .product(name: "OspreyDomain", package: osprey),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -26,7 +26,7 @@ extension DiskCache {
         public init(
             directory: URL = Configuration.defaultDirectory, sizeLimit: Int = 256_000_000, countLimit: Int = .max,
             trimRatio: Double = 0.7, timeToLive: TimeInterval? = 7 * 24 * 3600, additionalPolicies: [any CachePolicy] = [],
-            sweepInterval: TimeInterval = 600, accessBatchSize: Int = 64
+            sweepInterval: TimeInterval = 600, accessBatchSize: Int = 1_024
         ) {
             self.directory = directory
             self.sizeLimit = sizeLimit

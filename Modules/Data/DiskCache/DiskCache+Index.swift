@@ -9,6 +9,8 @@ extension DiskCache {
     static let schema = """
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
+        PRAGMA cache_size = -16384;
+        PRAGMA mmap_size = 268435456;
         CREATE TABLE IF NOT EXISTS entries (
             key TEXT PRIMARY KEY, file TEXT NOT NULL, size INTEGER NOT NULL, format TEXT, width INTEGER, height INTEGER,
             created REAL NOT NULL, accessed REAL NOT NULL, expires REAL, etag TEXT, last_modified TEXT,
@@ -109,8 +111,30 @@ extension DiskCache {
     /// Removes rows and then their files.
     func removeRows(_ keys: [String], files: [String], db: SQLiteDatabase, state: inout State) throws(SQLiteError) {
         try db.transaction { () throws(SQLiteError) in try deleteRows(keys, db: db) }
-        for key in keys { state.pendingAccess[key] = nil }
+        for key in keys {
+            state.pendingAccess[key] = nil
+            state.known[key] = nil
+        }
         for file in files { try? FileManager.default.removeItem(at: paths.file(file)) }
+    }
+
+    /// The index's row for `key`, mirrored into `state.known` (or dropped from it).
+    func lookUp(_ key: String, db: SQLiteDatabase, state: inout State) throws(SQLiteError) -> KnownEntry? {
+        var found: KnownEntry?
+        try db.query("SELECT \(Self.columns) FROM entries WHERE key = ?", [.text(key)]) { found = KnownEntry(row: Self.decodeRow($0)) }
+        if var entry = found, let pending = state.pendingAccess[key] { entry.accessed = max(entry.accessed, pending); found = entry }
+        state.known[key] = found
+        return found
+    }
+
+    /// Mirrors every row of the index in memory.
+    func reloadKnown(_ db: SQLiteDatabase, state: inout State) throws(SQLiteError) {
+        var known: [String: KnownEntry] = [:]
+        try db.query("SELECT \(Self.columns) FROM entries") { row in
+            let decoded = Self.decodeRow(row)
+            known[decoded.0.key] = KnownEntry(row: decoded)
+        }
+        state.known = known
     }
 
     func deleteRows(_ keys: [String], db: SQLiteDatabase) throws(SQLiteError) {
@@ -165,6 +189,32 @@ extension DiskCache {
             return String(cString: strerror(Int32(posix.code)))
         }
         return nsError.localizedDescription
+    }
+}
+
+/// One index row as the hit path needs it.
+struct KnownEntry: Sendable {
+    var file: String
+    var size: Int
+    var created: Double
+    var accessed: Double
+    var metadata: CachedDataMetadata
+
+    init(file: String, size: Int, created: Double, accessed: Double, metadata: CachedDataMetadata) {
+        self.file = file
+        self.size = size
+        self.created = created
+        self.accessed = accessed
+        self.metadata = metadata
+    }
+
+    init(row: (DiskCache.Entry, String, CachedDataMetadata)) {
+        self.init(file: row.1, size: row.0.size, created: row.0.created.timeIntervalSince1970,
+                  accessed: row.0.accessed.timeIntervalSince1970, metadata: row.2)
+    }
+
+    func info(_ key: CacheKey) -> CacheEntryInfo {
+        CacheEntryInfo(key: key, cost: size, createdAt: Date(timeIntervalSince1970: created), lastAccessAt: Date(timeIntervalSince1970: accessed))
     }
 }
 

@@ -31,13 +31,14 @@ extension DiskCache {
             var lastOpened: Double?
             try db.query("SELECT value FROM meta WHERE name = 'last_opened'") { lastOpened = $0.text(0).flatMap(Double.init) }
             try db.query("INSERT OR REPLACE INTO meta VALUES ('last_opened', ?)", [.text(String(now.timeIntervalSince1970))])
-            if let lastOpened, configuration.policy.shouldPurgeAll(lastOpened: Date(timeIntervalSince1970: lastOpened), now: now) {
+            if let lastOpened, policy.shouldPurgeAll(lastOpened: Date(timeIntervalSince1970: lastOpened), now: now) {
                 logger.info("disk cache unused for too long; clearing it")
                 let (entries, files) = try lruEntries(db)
                 try removeRows(entries.map(\.key.stringValue), files: Array(files.values), db: db, state: &state)
             }
         }
         try sweep()
+        try withIndex { state, db in try reloadKnown(db, state: &state) }
     }
 
     /// Removes expired entries and applies the limits now (`osprey cache clean`).
@@ -45,7 +46,7 @@ extension DiskCache {
         try withIndex { state, db in
             try flushAccess(&state)
             let (entries, files) = try lruEntries(db)
-            let victims = configuration.policy.victims(lruOrdered: entries, now: clock.now).map(\.stringValue)
+            let victims = policy.victims(lruOrdered: entries, now: clock.now).map(\.stringValue)
             if !victims.isEmpty { try removeRows(victims, files: victims.compactMap { files[$0] }, db: db, state: &state) }
             state.lastSweep = clock.now.timeIntervalSince1970
         }
@@ -62,6 +63,7 @@ extension DiskCache {
         try withIndex { state, db in
             try db.transaction { () throws(SQLiteError) in try db.execute("DELETE FROM entries") }
             state.pendingAccess = [:]
+            state.known = [:]
         }
         try? FileManager.default.removeItem(at: paths.data)
         try? FileManager.default.createDirectory(at: paths.data, withIntermediateDirectories: true)

@@ -20,6 +20,7 @@ import Synchronization
 public final class DiskCache: DataCaching {
     /// The folder, limits and rules.
     public let configuration: Configuration
+    let policy: CompositeCachePolicy
     let clock: any Clock
     let logger: Logger
     let state: Mutex<State>
@@ -27,6 +28,10 @@ public final class DiskCache: DataCaching {
 
     struct State: Sendable {
         var database: SQLiteDatabase?
+        /// The index rows, mirrored in memory so a hit never waits for SQLite. Another
+        /// process's changes show up when a mirrored file is gone or a key is not mirrored:
+        /// then the index itself is asked.
+        var known: [String: KnownEntry] = [:]
         var pendingAccess: [String: Double] = [:]
         var lastSweep: Double
     }
@@ -37,6 +42,7 @@ public final class DiskCache: DataCaching {
     public init(configuration: Configuration = Configuration(), clock: any Clock = SystemClock(),
                 logger: Logger = Logger(label: "osprey.disk-cache")) throws {
         self.configuration = configuration
+        self.policy = configuration.policy
         self.clock = clock
         self.logger = logger
         paths = Paths(root: configuration.directory)
@@ -58,29 +64,33 @@ public final class DiskCache: DataCaching {
     }
 
     public func cachedData(for key: CacheKey) async throws -> CachedData? {
-        let now = clock.now.timeIntervalSince1970
-        let found: (entry: Entry, file: String, metadata: CachedDataMetadata)? = try withIndex { state, db in
-            var row: (Entry, String, CachedDataMetadata)?
-            try db.query("SELECT \(Self.columns) FROM entries WHERE key = ?", [.text(key.stringValue)]) { r in
-                row = Self.decodeRow(r)
+        let now = clock.now
+        let name = key.stringValue
+        let hit: KnownEntry? = try withIndex { state, db in
+            guard var entry = try state.known[name] ?? lookUp(name, db: db, state: &state) else { return nil }
+            if policy.isExpired(entry.info(key), now: now) {
+                // Another process may have used it since: ask the index before removing it.
+                guard let fresh = try lookUp(name, db: db, state: &state) else { return nil }
+                if policy.isExpired(fresh.info(key), now: now) {
+                    try removeRows([name], files: [fresh.file], db: db, state: &state)
+                    return nil
+                }
+                entry = fresh
             }
-            guard let (entry, file, metadata) = row else { return nil }
-            let info = CacheEntryInfo(key: key, cost: entry.size, createdAt: entry.created,
-                                      lastAccessAt: Date(timeIntervalSince1970: state.pendingAccess[key.stringValue] ?? entry.accessed.timeIntervalSince1970))
-            if configuration.policy.isExpired(info, now: Date(timeIntervalSince1970: now)) {
-                try removeRows([key.stringValue], files: [file], db: db, state: &state)
-                return nil
-            }
-            state.pendingAccess[key.stringValue] = now
+            // Recorded in memory now, written to the index in batches (and before any eviction).
+            entry.accessed = now.timeIntervalSince1970
+            state.known[name] = entry
+            state.pendingAccess[name] = entry.accessed
             if state.pendingAccess.count >= configuration.accessBatchSize { try flushAccess(&state) }
-            return (entry, file, metadata)
+            return entry
         }
-        guard let found else { return nil }
-        // Read outside the lock; a file evicted meanwhile by another writer is a miss.
-        guard let data = FileManager.default.contents(atPath: paths.file(found.file).path), data.count == found.entry.size else {
-            return nil
-        }
-        return CachedData(data: data, metadata: found.metadata)
+        guard let hit else { return nil }
+        // Read outside the lock. A missing file means another process replaced or evicted
+        // the entry: ask the index once more.
+        if let data = FileReader.read(paths.filePath(hit.file), size: hit.size) { return CachedData(data: data, metadata: hit.metadata) }
+        let fresh = try withIndex { state, db in try lookUp(name, db: db, state: &state) }
+        guard let fresh, fresh.file != hit.file, let data = FileReader.read(paths.filePath(fresh.file), size: fresh.size) else { return nil }
+        return CachedData(data: data, metadata: fresh.metadata)
     }
 
     public func store(_ entry: CachedData, for key: CacheKey) async throws {
@@ -96,11 +106,13 @@ public final class DiskCache: DataCaching {
         }
         let name = paths.fileName(for: key)
         var staleFiles: [String] = []
+        let created = clock.now.timeIntervalSince1970
         do {
             try withIndex { state, db in
                 try flushAccess(&state)
-                staleFiles = try db.transaction { () throws(SQLiteError) -> [String] in
+                let (files, victims) = try db.transaction { () throws(SQLiteError) -> ([String], [String]) in
                     var stale: [String] = []
+                    var evicted: [String] = []
                     var old: (file: String, size: Int)?
                     try db.query("SELECT file, size FROM entries WHERE key = ?", [.text(key.stringValue)]) { r in
                         old = (r.text(0) ?? "", r.integer(1) ?? 0)
@@ -108,11 +120,12 @@ public final class DiskCache: DataCaching {
                     let totals = try Self.totals(db)
                     let after = CacheUsage(cost: totals.cost - (old?.size ?? 0), count: totals.count - (old == nil ? 0 : 1))
                     let now = clock.now
-                    if configuration.policy.evictionTarget(for: CacheUsage(cost: after.cost + size, count: after.count + 1)) != nil {
+                    if policy.evictionTarget(for: CacheUsage(cost: after.cost + size, count: after.count + 1)) != nil {
                         let (victims, files) = try lruEntries(db, excluding: key.stringValue)
-                        let chosen = configuration.policy.victims(lruOrdered: victims, incoming: CacheUsage(cost: size, count: 1), now: now)
-                        try deleteRows(chosen.map(\.stringValue), db: db)
-                        stale += chosen.compactMap { files[$0.stringValue] }
+                        let chosen = policy.victims(lruOrdered: victims, incoming: CacheUsage(cost: size, count: 1), now: now)
+                        evicted = chosen.map(\.stringValue)
+                        try deleteRows(evicted, db: db)
+                        stale += evicted.compactMap { files[$0] }
                     }
                     do {
                         try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -121,7 +134,6 @@ public final class DiskCache: DataCaching {
                         throw SQLiteError(code: -1, message: Self.reason(error))
                     }
                     let m = entry.metadata
-                    let created = now.timeIntervalSince1970
                     // Delete, then insert: REPLACE would skip the delete trigger that keeps the totals.
                     try deleteRows([key.stringValue], db: db)
                     try db.query("""
@@ -133,8 +145,14 @@ public final class DiskCache: DataCaching {
                               .optional(configuration.timeToLive.map { created + $0 }), .optional(m.etag), .optional(m.lastModified),
                               .optional(m.freshUntil?.timeIntervalSince1970), .optional(m.sourceURL)])
                     if let old { stale.append(old.file) }
-                    return stale
+                    return (stale, evicted)
                 }
+                staleFiles = files
+                for victim in victims {
+                    state.known[victim] = nil
+                    state.pendingAccess[victim] = nil
+                }
+                state.known[key.stringValue] = KnownEntry(file: name, size: size, created: created, accessed: created, metadata: entry.metadata)
                 state.pendingAccess[key.stringValue] = nil
             }
         } catch {
@@ -147,7 +165,8 @@ public final class DiskCache: DataCaching {
     }
 
     public func updateMetadata(_ metadata: CachedDataMetadata, for key: CacheKey) async throws {
-        try withIndex { _, db in
+        try withIndex { state, db in
+            state.known[key.stringValue]?.metadata = metadata
             try db.query("""
                 UPDATE entries SET format = ?, width = ?, height = ?, etag = ?, last_modified = ?, fresh_until = ?, source_url = ?
                 WHERE key = ?

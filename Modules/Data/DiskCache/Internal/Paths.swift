@@ -4,6 +4,13 @@ import OspreyDomain
 /// The layout of a cache folder: `index.sqlite`, `data/ab/<sha256>-<unique>`, `tmp/`.
 struct Paths: Sendable {
     let root: URL
+    /// `data` as a path string: joining strings on the hot read path avoids URL parsing.
+    let dataPath: String
+
+    init(root: URL) {
+        self.root = root
+        dataPath = root.appendingPathComponent("data", isDirectory: true).path
+    }
     var index: URL { root.appendingPathComponent("index.sqlite") }
     var data: URL { root.appendingPathComponent("data", isDirectory: true) }
     var temporaryFolder: URL { root.appendingPathComponent("tmp", isDirectory: true) }
@@ -15,7 +22,9 @@ struct Paths: Sendable {
         return "\(hash.prefix(2))/\(hash)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    func file(_ name: String) -> URL { data.appendingPathComponent(name) }
+    func file(_ name: String) -> URL { URL(fileURLWithPath: filePath(name)) }
+
+    func filePath(_ name: String) -> String { dataPath + "/" + name }
 
     func temporary() -> URL { temporaryFolder.appendingPathComponent("\(getpid())-\(UUID().uuidString)") }
 }

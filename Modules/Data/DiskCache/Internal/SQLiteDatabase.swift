@@ -6,6 +6,8 @@ import Foundation
 /// `@unchecked Sendable`: it is only ever used while holding `DiskCache`'s mutex.
 final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// Prepared statements by SQL text, reused: preparing costs more than a lookup.
+    private var statements: [String: OpaquePointer] = [:]
     let path: String
 
     /// Opens (creating) the database at `path`.
@@ -25,6 +27,8 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -42,9 +46,11 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws(SQLiteError) -> Void = { _ in }) throws(SQLiteError) {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw lastError() }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (index, value) in bindings.enumerated() {
             let position = Int32(index + 1)
             switch value {
@@ -60,6 +66,14 @@ final class SQLiteDatabase: @unchecked Sendable {
             guard status == SQLITE_ROW else { throw lastError() }
             try row(SQLiteRow(statement: statement))
         }
+    }
+
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw lastError() }
+        statements[sql] = statement
+        return statement
     }
 
     /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`),

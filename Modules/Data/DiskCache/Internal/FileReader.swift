@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Reads a cache file whose size the index already knows: one open, one read, one close —
+/// no stat, no growing buffer. Cache files are never changed in place (a replacement gets a
+/// new name), so the recorded size is the file's size.
+enum FileReader {
+    /// The file's `size` bytes, or `nil` when it is missing or shorter.
+    static func read(_ path: String, size: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // malloc'ed and handed to Data without a copy or a zero fill.
+        guard let buffer = malloc(max(size, 1)) else { return nil }
+        var offset = 0
+        while offset < size {
+            let n = Glibc.read(fd, buffer + offset, size - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                free(buffer)
+                return nil
+            }
+            offset += n
+        }
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+    }
+}
