@@ -62,7 +62,7 @@ struct CacheCommand: ParsableCommand {
         }
     }
 
-    struct Clear: ParsableCommand {
+    struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove every entry.",
             discussion: "Example:\n  osprey cache clear")
@@ -81,7 +81,13 @@ struct CacheCommand: ParsableCommand {
         @Flag(help: "One JSON object: entries, problems.") var json = false
 
         func run() throws {
-            let report = try cache.openDiskCache().verify()
+            let report: DiskCache.Verification
+            do {
+                report = try cache.openDiskCache(repairing: false).verify()
+            } catch {
+                print("inconsistent: \(error)")
+                throw ExitCode(1)
+            }
             if json {
                 print(try CacheJSON.encode(report))
             } else {

@@ -20,9 +20,10 @@ struct CacheOptions: ParsableArguments {
         return DiskCache.Configuration.defaultDirectory
     }
 
-    func openDiskCache() throws -> DiskCache {
+    /// Opens the disk cache; `repairing: false` opens it as found, for `verify`.
+    func openDiskCache(repairing: Bool = true) throws -> DiskCache {
         do {
-            return try DiskCache(configuration: .init(directory: directory, sizeLimit: diskLimit?.bytes ?? 256_000_000))
+            return try DiskCache(configuration: .init(directory: directory, sizeLimit: diskLimit?.bytes ?? 256_000_000, repairsAtOpen: repairing))
         } catch {
             ExitStatus.printError("cannot open the cache in \(directory.path): \(error)")
             throw ExitStatus.cannotCreate

@@ -21,12 +21,17 @@ extension DiskCache {
         public var sweepInterval: TimeInterval
         /// How many last-access updates are kept in memory before one write saves them.
         public var accessBatchSize: Int
+        /// Whether opening repairs the folder (drops broken rows and stray files, rebuilds a
+        /// damaged index, sweeps expired entries). `false` opens it as found, for inspection:
+        /// `osprey cache verify` must see damage, not mend it first.
+        public var repairsAtOpen: Bool
 
         /// Creates a configuration.
         public init(
             directory: URL = Configuration.defaultDirectory, sizeLimit: Int = 256_000_000, countLimit: Int = .max,
             trimRatio: Double = 0.7, timeToLive: TimeInterval? = 7 * 24 * 3600, additionalPolicies: [any CachePolicy] = [],
-            sweepInterval: TimeInterval = 600, accessBatchSize: Int = 1_024
+            sweepInterval: TimeInterval = 600, accessBatchSize: Int = 1_024,
+            repairsAtOpen: Bool = true
         ) {
             self.directory = directory
             self.sizeLimit = sizeLimit
@@ -36,6 +41,7 @@ extension DiskCache {
             self.additionalPolicies = additionalPolicies
             self.sweepInterval = sweepInterval
             self.accessBatchSize = accessBatchSize
+            self.repairsAtOpen = repairsAtOpen
         }
 
         /// `$XDG_CACHE_HOME/osprey`, else `~/.cache/osprey`.

@@ -29,7 +29,7 @@ extension DiskCache {
 
     /// Opens the index; a damaged one is moved aside and a new one built, keeping every row
     /// of the old one that can still be read and whose file is intact.
-    static func openIndex(paths: Paths, logger: Logger) throws -> SQLiteDatabase {
+    static func openIndex(paths: Paths, rebuildingIfDamaged: Bool, logger: Logger) throws -> SQLiteDatabase {
         do {
             try FileManager.default.createDirectory(at: paths.data, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: paths.temporaryFolder, withIntermediateDirectories: true)
@@ -44,6 +44,7 @@ extension DiskCache {
             guard check == "ok" else { throw SQLiteError(code: 11, message: "quick_check: \(check)") }
             return db
         } catch let error as SQLiteError where error.isCorruption || error.code == 11 {
+            guard rebuildingIfDamaged else { throw DataCacheError.corruptIndex(reason: error.description) }
             logger.error("disk cache index is damaged; rebuilding", metadata: ["error": "\(error)"])
             return try rebuildIndex(paths: paths)
         } catch {

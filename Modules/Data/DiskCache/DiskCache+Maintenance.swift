@@ -38,7 +38,6 @@ extension DiskCache {
             }
         }
         try sweep()
-        try withIndex { state, db in try reloadKnown(db, state: &state) }
     }
 
     /// Removes expired entries and applies the limits now (`osprey cache clean`).

@@ -46,9 +46,10 @@ public final class DiskCache: DataCaching {
         self.clock = clock
         self.logger = logger
         paths = Paths(root: configuration.directory)
-        let database = try Self.openIndex(paths: paths, logger: logger)
+        let database = try Self.openIndex(paths: paths, rebuildingIfDamaged: configuration.repairsAtOpen, logger: logger)
         state = Mutex(State(database: database, lastSweep: clock.now.timeIntervalSince1970))
-        try recoverAtOpen()
+        if configuration.repairsAtOpen { try recoverAtOpen() }
+        try withIndex { state, db in try reloadKnown(db, state: &state) }
     }
 
     deinit { close() }
