@@ -134,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "DiskCacheCrashHelper",
-            dependencies: ["OspreyDiskCache", "OspreyDomain"],
+            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting"],
             path: "Tests/DiskCacheCrashHelper",
             swiftSettings: swiftSettings
         ),

@@ -6,6 +6,7 @@
 import Foundation
 import OspreyDiskCache
 import OspreyDomain
+import OspreyTesting
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
