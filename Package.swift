@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "OspreyCodec", targets: ["OspreyCodec"]),
         .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
         .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
+        .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
         .executable(name: "osprey", targets: ["osprey"]),
     ],
     dependencies: [
@@ -53,6 +54,14 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+
+        // C wrappers for libcurl's variadic setopt and getinfo.
+        .target(
+            name: "CCurlShims",
+            dependencies: ["CCurl"],
+            path: "Modules/C/CCurlShims",
+            linkerSettings: [.linkedLibrary("curl")]
         ),
 
         // MARK: Domain — value types, ports, use cases. No other module of ours, no C.
@@ -90,6 +99,13 @@ let package = Package(
             name: "OspreyDiskCache",
             dependencies: ["OspreyDomain", "CSQLite", "CCrypto", logging],
             path: "Modules/Data/DiskCache",
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "OspreyNetwork",
+            dependencies: ["OspreyDomain", "CCurl", "CCurlShims"],
+            path: "Modules/Data/Network",
             swiftSettings: swiftSettings
         ),
 
@@ -142,6 +158,12 @@ let package = Package(
             name: "DiskCacheTests",
             dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "DiskCacheCrashHelper", "osprey"],
             path: "Tests/DiskCacheTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NetworkTests",
+            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/NetworkTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,16 @@
+#include "CCurlShims.h"
+
+CURLcode osp_curl_setopt_long(CURL *easy, CURLoption option, long value) { return curl_easy_setopt(easy, option, value); }
+CURLcode osp_curl_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value) { return curl_easy_setopt(easy, option, value); }
+CURLcode osp_curl_setopt_string(CURL *easy, CURLoption option, const char *value) { return curl_easy_setopt(easy, option, value); }
+CURLcode osp_curl_setopt_pointer(CURL *easy, CURLoption option, void *value) { return curl_easy_setopt(easy, option, value); }
+CURLcode osp_curl_setopt_data_callback(CURL *easy, CURLoption option, osp_curl_data_callback callback) {
+    return curl_easy_setopt(easy, option, callback);
+}
+
+CURLcode osp_curl_getinfo_long(CURL *easy, CURLINFO info, long *value) { return curl_easy_getinfo(easy, info, value); }
+CURLcode osp_curl_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value) { return curl_easy_getinfo(easy, info, value); }
+CURLcode osp_curl_getinfo_string(CURL *easy, CURLINFO info, char **value) { return curl_easy_getinfo(easy, info, value); }
+CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value) { return curl_easy_getinfo(easy, info, value); }
+
+CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }

@@ -1,0 +1,25 @@
+// Typed wrappers for libcurl's variadic calls. curl_easy_setopt, curl_easy_getinfo and
+// curl_multi_setopt take their value through C varargs, which Swift cannot call; each
+// wrapper here passes one value of one known type, so the varargs call happens in C.
+#ifndef OSPREY_CCURLSHIMS_H
+#define OSPREY_CCURLSHIMS_H
+
+#include <curl/curl.h>
+
+typedef size_t (*osp_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+
+CURLcode osp_curl_setopt_long(CURL *easy, CURLoption option, long value);
+CURLcode osp_curl_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value);
+CURLcode osp_curl_setopt_string(CURL *easy, CURLoption option, const char *value);
+CURLcode osp_curl_setopt_pointer(CURL *easy, CURLoption option, void *value);
+/// CURLOPT_WRITEFUNCTION or CURLOPT_HEADERFUNCTION.
+CURLcode osp_curl_setopt_data_callback(CURL *easy, CURLoption option, osp_curl_data_callback callback);
+
+CURLcode osp_curl_getinfo_long(CURL *easy, CURLINFO info, long *value);
+CURLcode osp_curl_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value);
+CURLcode osp_curl_getinfo_string(CURL *easy, CURLINFO info, char **value);
+CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value);
+
+CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+#endif

@@ -1,0 +1,50 @@
+import Foundation
+import OspreyDomain
+
+extension CurlDataLoader {
+    /// Limits, timeouts and retries.
+    public struct Configuration: Sendable {
+        /// Transfers at once in all (default 6, as Nuke and SDWebImage); more wait their turn.
+        public var maxConcurrentTransfers: Int
+        /// Connections at once to one host (default 6).
+        public var maxConnectionsPerHost: Int
+        /// Seconds to establish a connection (default 10).
+        public var connectTimeout: TimeInterval
+        /// Seconds for a whole transfer (default 30).
+        public var transferTimeout: TimeInterval
+        /// Seconds without a byte before the transfer is abandoned (default 10).
+        public var stallTimeout: TimeInterval
+        /// The most bytes a response may have (default 50 MB), from Content-Length and while streaming.
+        public var maxResponseSize: Int64
+        /// Redirects followed at most (default 5).
+        public var maxRedirects: Int
+        /// Extra attempts for idempotent GETs after a connection failure, 5xx or 429 (default 2).
+        public var maxRetries: Int
+        /// The first retry's delay; each later one doubles it (default 0.2 s).
+        public var retryBaseDelay: TimeInterval
+        /// The longest `Retry-After` honoured (default 10 s); longer ones give up.
+        public var maxRetryAfter: TimeInterval
+        /// Adds headers or authentication to every request.
+        public var requestModifier: @Sendable (inout DataRequest) -> Void
+
+        /// Creates a configuration.
+        public init(
+            maxConcurrentTransfers: Int = 6, maxConnectionsPerHost: Int = 6, connectTimeout: TimeInterval = 10,
+            transferTimeout: TimeInterval = 30, stallTimeout: TimeInterval = 10, maxResponseSize: Int64 = 50_000_000,
+            maxRedirects: Int = 5, maxRetries: Int = 2, retryBaseDelay: TimeInterval = 0.2, maxRetryAfter: TimeInterval = 10,
+            requestModifier: @escaping @Sendable (inout DataRequest) -> Void = { _ in }
+        ) {
+            self.maxConcurrentTransfers = maxConcurrentTransfers
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.connectTimeout = connectTimeout
+            self.transferTimeout = transferTimeout
+            self.stallTimeout = stallTimeout
+            self.maxResponseSize = maxResponseSize
+            self.maxRedirects = maxRedirects
+            self.maxRetries = maxRetries
+            self.retryBaseDelay = retryBaseDelay
+            self.maxRetryAfter = maxRetryAfter
+            self.requestModifier = requestModifier
+        }
+    }
+}

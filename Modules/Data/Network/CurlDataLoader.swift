@@ -1,0 +1,67 @@
+import CCurl
+import Foundation
+import OspreyDomain
+
+/// Fetches bytes over HTTP and HTTPS with libcurl's multi interface, on one event-loop
+/// thread for every transfer.
+///
+/// ```swift
+/// let loader = CurlDataLoader()
+/// let response = try await loader.loadData(for: DataRequest(url: url)) { print($0) }
+/// ```
+///
+/// - Cancelling the calling task aborts the transfer and frees its handle.
+/// - Non-2xx statuses, timeouts, oversize and short bodies are ``DataLoadingError``s.
+/// - TLS verification is always on.
+public final class CurlDataLoader: DataLoading {
+    /// Limits, timeouts and retries.
+    public let configuration: Configuration
+    let engine: TransferEngine
+
+    /// Creates a loader and starts its event-loop thread.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        engine = TransferEngine(configuration: configuration)
+    }
+
+    deinit { engine.shutdown() }
+
+    public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+        var request = request
+        configuration.requestModifier(&request)
+        let url = request.url.absoluteString
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw DataLoadingError.unsupportedScheme(request.url.scheme ?? "", url: url)
+        }
+        var attempt = 0
+        while true {
+            do {
+                return try await engine.perform(request, progress: progress)
+            } catch let failure as AttemptFailure {
+                guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
+                    throw failure.error
+                }
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            }
+        }
+    }
+
+    /// How long to wait before retrying a failed GET, or `nil` when it must not be retried.
+    private func retryDelay(after failure: AttemptFailure, attempt: Int) -> TimeInterval? {
+        let backoff = configuration.retryBaseDelay * pow(2, Double(attempt))
+        switch failure.error {
+        case .connectionFailed: return backoff
+        case .httpStatus(let status, _) where status == 429 || (500..<600).contains(status):
+            guard let retryAfter = failure.retryAfter else { return backoff }
+            return retryAfter <= configuration.maxRetryAfter ? max(backoff, retryAfter) : nil
+        default: return nil
+        }
+    }
+}
+
+/// One attempt's failure, with what the server said about retrying.
+struct AttemptFailure: Error {
+    let error: DataLoadingError
+    let retryAfter: TimeInterval?
+}

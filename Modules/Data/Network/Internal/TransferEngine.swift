@@ -1,0 +1,181 @@
+import CCurl
+import CCurlShims
+import Foundation
+import OspreyDomain
+import Synchronization
+
+/// The event loop: one thread drives every transfer through one curl multi handle.
+/// Requests and cancellations reach it through a locked queue and a wake-up call.
+final class TransferEngine: @unchecked Sendable {
+    private struct Inbox {
+        var submitted: [Transfer] = []
+        var cancelled: [Transfer] = []
+        var stopping = false
+    }
+
+    private let configuration: CurlDataLoader.Configuration
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private var active: [ObjectIdentifier: Transfer] = [:]  // the loop thread's own
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(configuration: CurlDataLoader.Configuration) {
+        self.configuration = configuration
+        TransferEngine.globalInit
+        multi = curl_multi_init()
+        osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConcurrentTransfers)
+        osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        osp_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "osprey.curl"
+        thread.start()
+    }
+
+    /// curl_global_init once per process, before any handle.
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// Stops the loop, failing what is still running, and waits for the thread to end.
+    func shutdown() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+        stopped.wait()
+        curl_multi_cleanup(multi)
+    }
+
+    func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                inbox.withLock { $0.submitted.append(transfer) }
+                curl_multi_wakeup(multi)
+            }
+        } onCancel: {
+            inbox.withLock { $0.cancelled.append(transfer) }
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let (submitted, cancelled, stopping) = inbox.withLock { inbox in
+                defer { inbox.submitted = []; inbox.cancelled = [] }
+                return (inbox.submitted, inbox.cancelled, inbox.stopping)
+            }
+            for transfer in submitted { start(transfer) }
+            for transfer in cancelled { abort(transfer, with: CancellationError()) }
+            if stopping {
+                for transfer in Array(active.values) { abort(transfer, with: CancellationError()) }
+                stopped.signal()
+                return
+            }
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                var context: UnsafeMutableRawPointer?
+                osp_curl_getinfo_pointer(easy, CURLINFO_PRIVATE, &context)
+                guard let context else { continue }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                complete(transfer, code: message.pointee.data.result)
+            }
+            abortStalledTransfers()
+            curl_multi_poll(multi, nil, 0, 100, nil)
+        }
+    }
+
+    /// libcurl's low-speed check averages over seconds; Osprey's stall timeout means no byte
+    /// at all for that long, so the loop checks it itself.
+    private func abortStalledTransfers() {
+        let now = ContinuousClock.now
+        let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
+        for transfer in active.values where now - transfer.lastActivity > limit {
+            abort(transfer, with: AttemptFailure(error: .timedOut(.stall, url: transfer.request.url.absoluteString), retryAfter: nil))
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard transfer.continuation != nil, let easy = curl_easy_init() else {
+            transfer.finish(.failure(DataLoadingError.transport("cannot create a transfer", url: transfer.request.url.absoluteString)))
+            return
+        }
+        transfer.easy = easy
+        transfer.lastActivity = .now
+        configure(easy, for: transfer)
+        active[ObjectIdentifier(transfer)] = transfer
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func abort(_ transfer: Transfer, with error: any Error) {
+        release(transfer)
+        transfer.finish(.failure(error))
+    }
+
+    /// Frees the transfer's handle (on this thread, where curl owns it).
+    private func release(_ transfer: Transfer) {
+        guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(transfer.headerList)
+        transfer.easy = nil
+        transfer.headerList = nil
+    }
+
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
+        let request = transfer.request
+        let https = request.url.scheme?.lowercased() == "https"
+        osp_curl_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        osp_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        // Redirects: followed up to the limit, never from https down to http.
+        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        osp_curl_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https")
+        osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
+        osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        osp_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        osp_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.transferTimeout * 1000))
+        osp_curl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseSize))
+        osp_curl_setopt_string(easy, CURLOPT_USERAGENT, "Osprey/0.1 libcurl")
+        osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        var headers = request.headers
+        if let validators = request.validators {
+            if let etag = validators.etag { headers["If-None-Match"] = etag }
+            if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
+        }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
+        }
+        if let list = transfer.headerList { osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)) }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        osp_curl_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        osp_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        osp_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        osp_curl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+            return transfer.receiveBody(bytes) ? size * count : 0
+        }
+        osp_curl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
+            return transfer.receiveHeader(line) ? size * count : 0
+        }
+    }
+
+    private func complete(_ transfer: Transfer, code: CURLcode) {
+        guard let easy = transfer.easy else { return }
+        var status = 0
+        osp_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        osp_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalURL = effective.map { String(cString: $0) }.flatMap(URL.init(string:)) ?? transfer.request.url
+        var redirect: UnsafeMutablePointer<CChar>?
+        osp_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
+        let redirectURL = redirect.map { String(cString: $0) }
+        release(transfer)
+        let result = CurlOutcome(transfer: transfer, code: code, status: status, finalURL: finalURL,
+                                 redirectURL: redirectURL, maxRedirects: configuration.maxRedirects).result()
+        transfer.finish(result)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import OspreyDomain
+import OspreyNetwork
+import OspreyTesting
+import Synchronization
+import Testing
+
+/// A server and a loader for one test.
+struct NetworkHarness {
+    let server: TestHTTPServer
+    let loader: CurlDataLoader
+    static let body = DataCachingContract.bytes(300_000, seed: 3)
+
+    init(configuration: CurlDataLoader.Configuration = .init(retryBaseDelay: 0.01)) throws {
+        server = try TestHTTPServer()
+        server.serve("photo.jpg", Self.body, contentType: "image/jpeg", headers: ["Cache-Control": "max-age=600"])
+        loader = CurlDataLoader(configuration: configuration)
+    }
+
+    func load(_ path: String, validators: HTTPValidators? = nil) async throws -> DataResponse {
+        try await loader.loadData(for: DataRequest(url: server.url(path), validators: validators))
+    }
+}
+
+@Suite("CurlDataLoader")
+struct CurlDataLoaderTests {
+    @Test("CurlDataLoader passes the DataLoading contract against a real server", arguments: DataLoadingContract.Check.allCases)
+    func contract(_ check: DataLoadingContract.Check) async throws {
+        let h = try NetworkHarness()
+        try await DataLoadingContract {
+            .init(loader: h.loader, okURL: h.server.url("/files/photo.jpg"), okBody: NetworkHarness.body,
+                  notFoundURL: h.server.url("/status/404"), slowURL: h.server.url("/stall/files/photo.jpg"))
+        }.run(check)
+        h.server.stop()
+    }
+
+    @Test func metadataCarriesStatusHeadersAndFreshness() async throws {
+        let h = try NetworkHarness()
+        let response = try await h.load("/files/photo.jpg")
+        #expect(response.metadata.statusCode == 200)
+        #expect(response.metadata.headers["content-type"] == "image/jpeg")
+        #expect(response.metadata.freshness.maxAge == 600)
+        #expect(response.metadata.validators?.etag != nil)
+    }
+
+    @Test func conditionalRequestsReportNotModified() async throws {
+        let h = try NetworkHarness()
+        let first = try await h.load("/files/photo.jpg")
+        let second = try await h.load("/files/photo.jpg", validators: first.metadata.validators)
+        #expect(second.metadata.isNotModified && second.data.isEmpty)
+        #expect(h.server.requests.last?.headers["if-none-match"] == first.metadata.validators?.etag)
+        #expect(h.server.requests.last?.headers["if-modified-since"] == "Mon, 01 Jan 2024 00:00:00 GMT")
+    }
+
+    @Test func redirectsAreFollowedUpToFiveAndLoopsRefused() async throws {
+        let h = try NetworkHarness()
+        #expect(try await h.load("/redirect/5/files/photo.jpg").data == NetworkHarness.body)
+        await #expect(throws: DataLoadingError.tooManyRedirects(limit: 5, url: h.server.url("/redirect/6/files/photo.jpg").absoluteString)) {
+            try await h.load("/redirect/6/files/photo.jpg")
+        }
+        await #expect(throws: DataLoadingError.tooManyRedirects(limit: 5, url: h.server.url("/loop").absoluteString)) { try await h.load("/loop") }
+    }
+
+    @Test func gzipIsDecoded() async throws {
+        let h = try NetworkHarness()
+        #expect(try await h.load("/gzip/files/photo.jpg").data == NetworkHarness.body)
+        #expect(h.server.requests.last?.headers["accept-encoding"]?.contains("gzip") == true)
+    }
+
+    @Test func aBodyShorterThanItsContentLengthIsAnError() async throws {
+        let h = try NetworkHarness()
+        for path in ["/short/files/photo.jpg", "/disconnect/files/photo.jpg"] {
+            await #expect(throws: DataLoadingError.self, "\(path)") { try await h.load(path) }
+        }
+        do {
+            _ = try await h.load("/short/files/photo.jpg")
+        } catch let error as DataLoadingError {
+            guard case .truncated(let received, let expected, _) = error else { Issue.record("\(error)"); return }
+            #expect(received == 300_000 && expected == 301_000)
+        }
+    }
+
+    @Test func responsesOverTheSizeLimitAreRefused() async throws {
+        let h = try NetworkHarness(configuration: .init(maxResponseSize: 1_000_000))
+        await #expect(throws: DataLoadingError.responseTooLarge(limit: 1_000_000, url: h.server.url("/huge/5000000").absoluteString)) {
+            try await h.load("/huge/5000000")
+        }
+        #expect(try await h.load("/huge/999999").data.count == 999_999)
+    }
+
+    @Test func retriesServerErrorsAndTooManyRequestsTwice() async throws {
+        let h = try NetworkHarness()
+        #expect(try await h.load("/flaky/2/503/files/photo.jpg").data == NetworkHarness.body)
+        #expect(h.server.hits("/flaky/2/503/files/photo.jpg") == 3)
+        #expect(try await h.load("/flaky/2/429/files/photo.jpg").data.count == 300_000)
+        await #expect(throws: DataLoadingError.httpStatus(503, url: h.server.url("/flaky/3/503/files/photo.jpg").absoluteString)) {
+            try await h.load("/flaky/3/503/files/photo.jpg")
+        }
+        #expect(h.server.hits("/flaky/3/503/files/photo.jpg") == 3, "at most two retries")
+        await #expect(throws: DataLoadingError.httpStatus(404, url: h.server.url("/status/404").absoluteString)) { try await h.load("/status/404") }
+        #expect(h.server.hits("/status/404") == 1, "4xx is not retried")
+    }
+
+    @Test func stallsAndSlowTransfersTimeOutWithTypedErrors() async throws {
+        let h = try NetworkHarness(configuration: .init(transferTimeout: 3, stallTimeout: 1, maxRetries: 0))
+        await #expect(throws: DataLoadingError.timedOut(.stall, url: h.server.url("/stall/files/photo.jpg").absoluteString)) {
+            try await h.load("/stall/files/photo.jpg")
+        }
+        await #expect(throws: DataLoadingError.timedOut(.transfer, url: h.server.url("/drip/600/files/photo.jpg").absoluteString)) {
+            try await h.load("/drip/600/files/photo.jpg")
+        }
+    }
+
+    @Test func aRefusedConnectionFailsFastAndTyped() async throws {
+        let server = try TestHTTPServer()
+        let url = server.url("/files/x")
+        server.stop()
+        let loader = CurlDataLoader(configuration: .init(retryBaseDelay: 0.01))
+        let started = ContinuousClock.now
+        do {
+            _ = try await loader.loadData(for: DataRequest(url: url))
+            Issue.record("loaded from a closed port")
+        } catch let error as DataLoadingError {
+            guard case .connectionFailed = error else { Issue.record("\(error)"); return }
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func requestModifierAddsHeaders() async throws {
+        let h = try NetworkHarness(configuration: .init(requestModifier: { $0.headers["Authorization"] = "Bearer token" }))
+        _ = try await h.load("/files/photo.jpg")
+        #expect(h.server.requests.last?.headers["authorization"] == "Bearer token")
+    }
+
+    @Test func htmlIsDeliveredAsBytesForThePipelineToRefuse() async throws {
+        let h = try NetworkHarness()
+        let response = try await h.load("/html")
+        #expect(response.metadata.headers["content-type"] == "text/html")
+        #expect(String(decoding: response.data, as: UTF8.self).hasPrefix("<html>"))
+    }
+
+    @Test func cancellingAHundredTransfersReturnsEveryCallerPromptlyAndClosesTheConnections() async throws {
+        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 100, maxConnectionsPerHost: 100))
+        let tasks = (0..<100).map { _ in Task { try await h.load("/stall/files/photo.jpg") } }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while h.server.connections.opened < 100, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(h.server.connections.opened == 100, "all 100 in flight")
+        let cancelled = ContinuousClock.now
+        for task in tasks { task.cancel() }
+        var slowest = Duration.zero
+        for task in tasks {
+            let result = await task.result
+            slowest = max(slowest, ContinuousClock.now - cancelled)
+            #expect(throws: CancellationError.self) { try result.get() }
+        }
+        print("cancellation: 100 callers returned within \(slowest)")
+        #expect(slowest < .milliseconds(500), "every caller returned within \(slowest)")
+        while h.server.connections.closed < 100, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(h.server.connections.closed == 100, "the server saw every connection close")
+    }
+}
+
+@Suite("HTTP header parsing")
+struct HTTPHeaderParserTests {
+    @Test func cacheControlAndExpires() {
+        let fresh = HTTPHeaderParser.freshness(cacheControl: "public, max-age=3600, no-cache", expires: "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(fresh.maxAge == 3600 && fresh.noCache && !fresh.noStore)
+        #expect(fresh.expires == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPHeaderParser.freshness(cacheControl: "no-store", expires: nil).noStore)
+        #expect(HTTPHeaderParser.freshness(cacheControl: "max-age=-5, max-age=abc", expires: "garbage").maxAge == nil)
+        #expect(HTTPHeaderParser.retryAfter("7") == 7 && HTTPHeaderParser.retryAfter("soon") == nil)
+    }
+}

@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 for the network tests, started and stopped by the
+/// tests themselves. It serves registered files and misbehaves on purpose, by path:
+///
+/// | path | behaviour |
+/// |---|---|
+/// | `/files/NAME` | the file, with ETag and Last-Modified; `If-None-Match` → 304 |
+/// | `/status/CODE` | that status and a short body |
+/// | `/delay/MS/files/NAME` | waits, then the file |
+/// | `/drip/MS/files/NAME` | the file in 8 pieces, MS apart |
+/// | `/stall/files/NAME` | headers and half the body, then nothing until the client leaves |
+/// | `/disconnect/files/NAME` | headers and half the body, then the connection closes |
+/// | `/short/files/NAME` | a Content-Length 1000 bytes longer than the body |
+/// | `/flaky/N/CODE/files/NAME` | CODE (with `Retry-After: 0`) for the first N requests, then the file |
+/// | `/redirect/N/files/NAME` | N redirects, then the file |
+/// | `/loop` | redirects to itself |
+/// | `/gzip/files/NAME` | the file gzip-encoded |
+/// | `/huge/BYTES` | BYTES zero bytes, announced by Content-Length |
+/// | `/html` | a small HTML page |
+///
+/// Every response closes its connection; the server counts connections opened and closed.
+public final class TestHTTPServer: @unchecked Sendable {
+    /// A registered file.
+    public struct File: Sendable {
+        public var data: Data
+        public var contentType: String
+        public var headers: [String: String]
+    }
+
+    private struct State {
+        var files: [String: File] = [:]
+        var hits: [String: Int] = [:]
+        var requests: [(path: String, headers: [String: String])] = []
+        var opened = 0
+        var closed = 0
+        var stopped = false
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    private let listener: Int32
+    private let state = Mutex(State())
+
+    /// Starts listening on 127.0.0.1 on a free port.
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(fd, 512) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting; connections in progress end at their next step.
+    public func stop() {
+        let wasStopped = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return state.stopped
+        }
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// `http://127.0.0.1:PORT/path`.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Registers a file served under `/files/NAME` (and the misbehaving paths).
+    public func serve(_ name: String, _ data: Data, contentType: String = "application/octet-stream", headers: [String: String] = [:]) {
+        state.withLock { $0.files[name] = File(data: data, contentType: contentType, headers: headers) }
+    }
+
+    /// How many requests reached `path`.
+    public func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
+    /// The headers of every request, in arrival order.
+    public var requests: [(path: String, headers: [String: String])] { state.withLock { $0.requests } }
+    /// Connections accepted and connections closed so far.
+    public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            state.withLock { $0.opened += 1 }
+            var noDelay: Int32 = 1
+            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            Thread { [self] in
+                handle(client)
+                close(client)
+                state.withLock { $0.closed += 1 }
+            }.start()
+        }
+    }
+
+    private func handle(_ fd: Int32) {
+        guard let (path, headers) = readRequest(fd) else { return }
+        let count = state.withLock { state -> Int in
+            state.hits[path, default: 0] += 1
+            state.requests.append((path, headers))
+            return state.hits[path]!
+        }
+        respond(fd, path: path, headers: headers, hit: count)
+    }
+
+    private func readRequest(_ fd: Int32) -> (String, [String: String])? {
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !(buffer.count >= 4 && Array(buffer.suffix(4)) == [13, 10, 13, 10]) {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { return nil }
+            buffer += chunk[0..<n]
+            if buffer.count > 65_536 { return nil }
+        }
+        let lines = String(decoding: buffer, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (String(parts[1]), headers)
+    }
+
+    private func respond(_ fd: Int32, path: String, headers: [String: String], hit: Int) {
+        let parts = path.split(separator: "/").map(String.init)
+        func file(from index: Int) -> File? {
+            guard parts.count == index + 2, parts[index] == "files" else { return nil }
+            return state.withLock { $0.files[parts[index + 1]] }
+        }
+        switch parts.first {
+        case "files":
+            guard let file = file(from: 0) else { return send(fd, status: 404, body: Data("no such file".utf8)) }
+            let etag = "\"\(file.data.count)-\(file.data.hashValue & 0xFFFF)\""
+            if headers["if-none-match"] == etag { return send(fd, status: 304, headers: ["ETag": etag], body: Data()) }
+            send(fd, status: 200, headers: file.headers.merging(["ETag": etag, "Last-Modified": "Mon, 01 Jan 2024 00:00:00 GMT",
+                                                                 "Content-Type": file.contentType]) { a, _ in a }, body: file.data)
+        case "status":
+            send(fd, status: Int(parts.count > 1 ? parts[1] : "500") ?? 500, body: Data("status page".utf8))
+        case "delay":
+            guard parts.count > 1, let ms = Int(parts[1]), let file = file(from: 2) else { return send(fd, status: 404, body: Data()) }
+            pause(ms, watching: fd)
+            send(fd, status: 200, body: file.data)
+        case "drip":
+            guard parts.count > 1, let ms = Int(parts[1]), let file = file(from: 2) else { return send(fd, status: 404, body: Data()) }
+            writeHead(fd, status: 200, headers: ["Content-Length": "\(file.data.count)"])
+            let piece = max(1, (file.data.count + 7) / 8)
+            for start in stride(from: 0, to: file.data.count, by: piece) {
+                guard write(fd, file.data[start..<min(file.data.count, start + piece)]) else { return }
+                pause(ms, watching: fd)
+            }
+        case "stall", "disconnect":
+            guard let file = file(from: 1) else { return send(fd, status: 404, body: Data()) }
+            writeHead(fd, status: 200, headers: ["Content-Length": "\(file.data.count)"])
+            _ = write(fd, file.data.prefix(file.data.count / 2))
+            if parts[0] == "stall" { pause(60_000, watching: fd) }
+        case "short":
+            guard let file = file(from: 1) else { return send(fd, status: 404, body: Data()) }
+            writeHead(fd, status: 200, headers: ["Content-Length": "\(file.data.count + 1_000)"])
+            _ = write(fd, file.data)
+        case "flaky":
+            guard parts.count > 2, let failures = Int(parts[1]), let code = Int(parts[2]), let file = file(from: 3) else {
+                return send(fd, status: 404, body: Data())
+            }
+            if hit <= failures { return send(fd, status: code, headers: ["Retry-After": "0"], body: Data("try again".utf8)) }
+            send(fd, status: 200, body: file.data)
+        case "redirect":
+            guard parts.count > 1, let remaining = Int(parts[1]) else { return send(fd, status: 404, body: Data()) }
+            let rest = parts.dropFirst(2).joined(separator: "/")
+            let next = remaining > 1 ? "/redirect/\(remaining - 1)/\(rest)" : "/\(rest)"
+            send(fd, status: 302, headers: ["Location": next], body: Data())
+        case "loop":
+            send(fd, status: 302, headers: ["Location": "/loop"], body: Data())
+        case "gzip":
+            guard let file = file(from: 1) else { return send(fd, status: 404, body: Data()) }
+            send(fd, status: 200, headers: ["Content-Encoding": "gzip"], body: Gzip.stored(file.data))
+        case "huge":
+            let total = Int(parts.count > 1 ? parts[1] : "0") ?? 0
+            writeHead(fd, status: 200, headers: ["Content-Length": "\(total)"])
+            let zeros = Data(count: 65_536)
+            var sent = 0
+            while sent < total, write(fd, zeros.prefix(total - sent)) { sent += min(65_536, total - sent) }
+        case "html":
+            send(fd, status: 200, headers: ["Content-Type": "text/html"], body: Data("<html><body>Sign in</body></html>".utf8))
+        default:
+            send(fd, status: 404, body: Data("not found".utf8))
+        }
+    }
+
+    private func send(_ fd: Int32, status: Int, headers: [String: String] = [:], body: Data) {
+        writeHead(fd, status: status, headers: headers.merging(["Content-Length": "\(body.count)"]) { a, _ in a })
+        _ = write(fd, body)
+    }
+
+    private func writeHead(_ fd: Int32, status: Int, headers: [String: String]) {
+        var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        _ = write(fd, Data((head + "\r\n").utf8))
+    }
+
+    /// Writes everything, or returns `false` when the client has gone.
+    private func write(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// Waits up to `ms`, returning early when the client closes or the server stops.
+    private func pause(_ ms: Int, watching fd: Int32) {
+        let deadline = Date().addingTimeInterval(Double(ms) / 1000)
+        while Date() < deadline, !state.withLock({ $0.stopped }) {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(min(20, max(1, Int(deadline.timeIntervalSinceNow * 1000))))) > 0 {
+                var byte: UInt8 = 0
+                if recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 { return }  // the client closed
+            }
+        }
+    }
+}
+
+/// gzip with stored (uncompressed) deflate blocks: valid gzip any client must decode.
+enum Gzip {
+    static func stored(_ data: Data) -> Data {
+        var out = Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF])
+        var offset = 0
+        repeat {
+            let length = min(65_535, data.count - offset)
+            let final: UInt8 = offset + length >= data.count ? 1 : 0
+            out.append(final)
+            out.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)])
+            out.append(data[offset..<offset + length])
+            offset += length
+        } while offset < data.count
+        let crc = CraftedImages.crc32(data)
+        let size = UInt32(truncatingIfNeeded: data.count)
+        for value in [crc, size] { out.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]) }
+        return out
+    }
+}
