@@ -112,7 +112,7 @@ let package = Package(
         // MARK: Apps
         .executableTarget(
             name: "osprey",
-            dependencies: ["OspreyDomain", "OspreyCodec", "OspreyMemoryCache", "OspreyDiskCache", argumentParser],
+            dependencies: ["OspreyDomain", "OspreyCodec", "OspreyMemoryCache", "OspreyDiskCache", "OspreyNetwork", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),
@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkTests",
-            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "osprey"],
             path: "Tests/NetworkTests",
             swiftSettings: swiftSettings
         ),

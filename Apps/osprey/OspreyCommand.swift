@@ -12,12 +12,12 @@ struct OspreyCommand: AsyncParsableCommand {
             exposes it from the shell.
 
             Exit statuses: 0 ok, 64 usage error, 65 bad image data, 66 cannot open input, \
-            73 cannot write output.
+            69 network or HTTP failure, 73 cannot write output.
 
             Example:
               osprey convert photo.jpg --size 640x640 -o thumb.jpg
             """,
         version: OspreyVersion.current,
-        subcommands: [InfoCommand.self, ConvertCommand.self, CacheCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, CacheCommand.self]
     )
 }
