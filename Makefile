@@ -40,13 +40,17 @@ demo: build ## Show the CLI (the gallery server arrives with its issue)
 	.build/release/osprey --version
 	.build/release/osprey --help
 
-bench: setup ## Benchmarks against vipsthumbnail and Pillow (results for Docs/BENCHMARKS.md)
-	@command -v vipsthumbnail >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools >/dev/null; }
+bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient (results for Docs/BENCHMARKS.md)
+	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl >/dev/null; }
 	$(SWIFT) build -c release --product osprey
+	@# A stale build manifest would miss source files added to the root package since.
+	rm -f Benchmarks/.build/release.yaml
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
 	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
+	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch 5
 
 clean: ## Remove build output
 	rm -rf .build

@@ -10,7 +10,10 @@ let osprey = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
 let package = Package(
     name: "OspreyBenchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
     targets: [
         .executableTarget(
             name: "CodecBenchmark",
@@ -27,6 +30,17 @@ let package = Package(
                 .product(name: "OspreyDiskCache", package: osprey),
                 .product(name: "OspreyDomain", package: osprey),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "FetchOsprey",
+            dependencies: [.product(name: "OspreyNetwork", package: osprey), .product(name: "OspreyDomain", package: osprey)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(name: "FetchURLSession", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "FetchAHC",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
