@@ -10,6 +10,8 @@ usage: compare_fetch.py BENCH_BUILD_DIR WORK_DIR [ROUNDS]
 """
 import os, random, statistics, subprocess, sys, time
 
+from measure import run
+
 build, work = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 port = 18089
@@ -53,18 +55,6 @@ clients = {
     "urlsession": [os.path.join(build, "FetchURLSession"), url_list],
     "asynchttpclient": [os.path.join(build, "FetchAHC"), url_list],
 }
-peak_file = os.path.join(work, "peak.txt")
-
-def run(argv):
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", peak_file] + argv,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"failed: {argv[0]}: {proc.stderr.decode()[-500:]}")
-    with open(peak_file) as f:
-        return wall, int(f.read().split()[-1]) * 1024
-
 results = {name: [] for name in clients}
 try:
     names_order = list(clients)

@@ -3,12 +3,14 @@
 
 For a 24-megapixel JPEG, PNG and WebP made from a corpus photo, runs each tool to make a
 640 px JPEG thumbnail, interleaved (every tool once per round, in rotating order), and
-reports the median wall time and peak resident memory (from wait4) over the rounds, with
+reports the median wall time and peak resident memory (GNU time) over the rounds, with
 Osprey's ratio to each peer. Prints a Markdown table.
 
 usage: compare_thumbnails.py OSPREY_BINARY WORK_DIR [ROUNDS]
 """
 import os, statistics, subprocess, sys, time
+
+from measure import run
 
 osprey, work = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
@@ -37,21 +39,6 @@ def commands(src, out):
         "vipsthumbnail": ["vipsthumbnail", src, "-s", "640", "-o", out + "[Q=80]"],
         "pillow": [sys.executable, "-c", PILLOW, src, out],
     }
-
-PEAK = os.path.join(work, "peak.txt")
-
-def run(argv):
-    # GNU time forks the tool itself, so the peak is the tool's own: a child forked from this
-    # script would inherit this script's high-water mark (Linux keeps ru_maxrss across exec).
-    # Wall time includes time's own fork, the same for every tool.
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", PEAK] + argv,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(argv)}: {proc.stderr.decode()}")
-    with open(PEAK) as f:
-        return wall, int(f.read().split()[-1]) * 1024
 
 inputs = make_inputs()
 results = {}
