@@ -115,7 +115,9 @@ struct CurlDataLoaderTests {
         let server = try TestHTTPServer()
         let url = server.url("/files/x")
         server.stop()
-        let loader = CurlDataLoader(configuration: .init(retryBaseDelay: 0.01))
+        // A connect timeout far above the bound: returning within it proves the refusal was
+        // recognised, not waited out, even when the test runner is starved for a while.
+        let loader = CurlDataLoader(configuration: .init(connectTimeout: 30, retryBaseDelay: 0.01))
         let started = ContinuousClock.now
         do {
             _ = try await loader.loadData(for: DataRequest(url: url))
@@ -123,7 +125,7 @@ struct CurlDataLoaderTests {
         } catch let error as DataLoadingError {
             guard case .connectionFailed = error else { Issue.record("\(error)"); return }
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func requestModifierAddsHeaders() async throws {
@@ -154,7 +156,8 @@ struct CurlDataLoaderTests {
             #expect(throws: CancellationError.self) { try result.get() }
         }
         print("cancellation: 100 callers returned within \(slowest)")
-        #expect(slowest < .milliseconds(500), "every caller returned within \(slowest)")
+        // Measured alone: 24–44 ms. The bound allows for a test runner starved by other suites.
+        #expect(slowest < .seconds(2), "every caller returned within \(slowest)")
         while h.server.connections.closed < 100, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(h.server.connections.closed == 100, "the server saw every connection close")
     }
@@ -199,7 +202,7 @@ struct FetchCommandTests {
         let started = ContinuousClock.now
         let refused = try ChildProcess.run(Self.osprey, ["fetch", closed.absoluteString, "-o", output])
         #expect(refused.status == 69, "\(refused.output)")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(9), "well before the 10 s connect timeout")
         #expect(try ChildProcess.run(Self.osprey, ["fetch", "ftp://127.0.0.1/x", "-o", output]).status == 64)
     }
 }
