@@ -32,6 +32,12 @@ public enum Orientation: Int, Hashable, Sendable, CaseIterable {
         swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
     }
 
+    /// The size to decode stored pixels of `stored` size at, so that once turned upright they
+    /// meet `options` — whose target size applies to the image as displayed.
+    public func storedOutputSize(for stored: PixelSize, options: DecodingOptions) -> PixelSize {
+        displayedSize(of: options.outputSize(for: displayedSize(of: stored)))
+    }
+
     /// `image`'s pixels turned upright.
     public func applied(to image: Image) -> Image {
         guard self != .up else { return image }

@@ -34,8 +34,7 @@ public struct JPEGDecoder: ImageDecoding {
             let header = try session.readHeader(limits: limits)
             let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
             let stored = PixelSize(width: Int(header.width), height: Int(header.height))
-            let displayedOutput = options.outputSize(for: orientation.displayedSize(of: stored))
-            let output = orientation.displayedSize(of: displayedOutput)  // back to stored orientation
+            let output = orientation.storedOutputSize(for: stored, options: options)
             let image = try session.decode(scaleDenominator: Self.scaleDenominator(from: stored, to: output), output: output,
                                            cmyk: header.is_cmyk != 0, inverted: header.adobe_inverted != 0)
             return orientation.applied(to: image)

@@ -26,7 +26,7 @@ public struct PNGDecoder: ImageDecoding {
             let info = try session.readInfo(limits: limits)
             let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
-            let output = orientation.displayedSize(of: options.outputSize(for: orientation.displayedSize(of: stored)))
+            let output = orientation.storedOutputSize(for: stored, options: options)
             let image = try session.decode(info, output: output)
             return orientation.applied(to: image)
         }

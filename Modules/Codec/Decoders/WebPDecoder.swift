@@ -25,7 +25,7 @@ public struct WebPDecoder: ImageDecoding {
         let features = try Self.features(of: data, limits: limits)
         let orientation = Orientation(exifValue: Self.exifOrientation(in: data) ?? 1)
         let stored = PixelSize(width: Int(features.width), height: Int(features.height))
-        let output = orientation.displayedSize(of: options.outputSize(for: orientation.displayedSize(of: stored)))
+        let output = orientation.storedOutputSize(for: stored, options: options)
         let image = features.has_animation != 0
             ? try Self.decodeFirstFrame(data, stored: stored, output: output)
             : try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)

@@ -90,9 +90,6 @@ final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    /// Rows changed by the last statement.
-    var changes: Int { Int(sqlite3_changes(handle)) }
-
     private func lastError() -> SQLiteError {
         SQLiteError(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }
