@@ -1,6 +1,6 @@
 import Foundation
 import OspreyDomain
-import OspreyNetwork
+@testable import OspreyNetwork
 import OspreyTesting
 import Synchronization
 import Testing
@@ -160,6 +160,75 @@ struct CurlDataLoaderTests {
         #expect(slowest < .seconds(2), "every caller returned within \(slowest)")
         while h.server.connections.closed < 100, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(h.server.connections.closed == 100, "the server saw every connection close")
+    }
+}
+
+@Suite("CurlDataLoader limits and memory")
+struct CurlDataLoaderLimitTests {
+    @Test("The global and per-host limits hold however many callers ask at once",
+          arguments: [(global: 3, perHost: 6), (global: 6, perHost: 2)])
+    func concurrencyLimits(_ limits: (global: Int, perHost: Int)) async throws {
+        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: limits.global, maxConnectionsPerHost: limits.perHost))
+        let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<12 { group.addTask { try await h.load("/delay/80/files/photo.jpg").data } }
+            var bodies: [Data] = []
+            for try await body in group { bodies.append(body) }
+            return bodies
+        }
+        #expect(bodies.count == 12 && bodies.allSatisfy { $0 == NetworkHarness.body })
+        #expect(h.server.peakOpenConnections == min(limits.global, limits.perHost), "peak \(h.server.peakOpenConnections)")
+        h.server.stop()
+    }
+
+    @Test func bodiesHeldByCallersAreNeverReusedAndReleasedOnesAre() async throws {
+        let h = try NetworkHarness()
+        let other = DataCachingContract.bytes(2_500_000, seed: 9)  // a huge-page class block
+        h.server.serve("other.bin", other)
+        var kept: [Data] = []
+        for round in 0..<10 {
+            let small = try await h.load("/files/photo.jpg").data
+            let large = try await h.load("/files/other.bin").data
+            if round.isMultiple(of: 2) { kept += [small, large] }  // the odd rounds' blocks go back to the pool
+        }
+        #expect(kept.count == 10)
+        for (index, body) in kept.enumerated() {
+            #expect(body == (index.isMultiple(of: 2) ? NetworkHarness.body : other), "body \(index) intact")
+        }
+        h.server.stop()
+    }
+}
+
+@Suite("Body buffer pool")
+struct BodyBufferPoolTests {
+    @Test func blocksComeInClassesAndAreReusedWithinTheIdleLimit() {
+        let pool = BodyBufferPool(idleLimit: 3 * BodyBufferPool.smallestClass)
+        #expect(BodyBufferPool.capacityClass(for: 1) == 65_536)
+        #expect(BodyBufferPool.capacityClass(for: 65_537) == 131_072)
+        #expect(BodyBufferPool.capacityClass(for: 5_000_000) == 8_388_608)
+        let first = pool.take(atLeast: 50_000)
+        pool.give(first)
+        #expect(pool.idleBytes == 65_536)
+        let again = pool.take(atLeast: 60_000)
+        #expect(again.pointer == first.pointer, "the idle block of the same class is reused")
+        #expect(pool.idleBytes == 0)
+        let blocks = (0..<5).map { _ in pool.take(atLeast: 1000) } + [again]
+        for block in blocks { pool.give(block) }
+        #expect(pool.idleBytes == 3 * 65_536, "past the idle limit blocks are freed")
+    }
+
+    @Test func aBufferGrowsKeepingItsBytesAndHandsThemOverWithoutACopy() {
+        let pool = BodyBufferPool(idleLimit: 1 << 20)
+        let buffer = BodyBuffer(pool: pool)
+        let bytes = DataCachingContract.bytes(200_000, seed: 5)
+        for start in stride(from: 0, to: bytes.count, by: 30_000) {
+            bytes[start..<min(start + 30_000, bytes.count)].withUnsafeBytes { buffer.append($0) }
+        }
+        #expect(buffer.count == bytes.count)
+        var data: Data? = buffer.takeData()
+        #expect(data == bytes)
+        #expect(pool.idleBytes == 65_536 + 131_072, "the outgrown blocks went back")
+        data = nil
+        #expect(pool.idleBytes == 65_536 + 131_072 + 262_144, "the handed-over block returns when the Data goes")
     }
 }
 

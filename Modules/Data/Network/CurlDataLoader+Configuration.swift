@@ -24,6 +24,9 @@ extension CurlDataLoader {
         public var retryBaseDelay: TimeInterval
         /// The longest `Retry-After` honoured (default 10 s); longer ones give up.
         public var maxRetryAfter: TimeInterval
+        /// Body memory kept for reuse once callers release their `Data` (default 32 MB);
+        /// 0 frees every body buffer. Reuse saves the page faults of fresh memory.
+        public var idleBodyBufferLimit: Int
         /// Adds headers or authentication to every request.
         public var requestModifier: @Sendable (inout DataRequest) -> Void
 
@@ -32,6 +35,7 @@ extension CurlDataLoader {
             maxConcurrentTransfers: Int = 6, maxConnectionsPerHost: Int = 6, connectTimeout: TimeInterval = 10,
             transferTimeout: TimeInterval = 30, stallTimeout: TimeInterval = 10, maxResponseSize: Int64 = 50_000_000,
             maxRedirects: Int = 5, maxRetries: Int = 2, retryBaseDelay: TimeInterval = 0.2, maxRetryAfter: TimeInterval = 10,
+            idleBodyBufferLimit: Int = 32 << 20,
             requestModifier: @escaping @Sendable (inout DataRequest) -> Void = { _ in }
         ) {
             self.maxConcurrentTransfers = maxConcurrentTransfers
@@ -44,6 +48,7 @@ extension CurlDataLoader {
             self.maxRetries = maxRetries
             self.retryBaseDelay = retryBaseDelay
             self.maxRetryAfter = maxRetryAfter
+            self.idleBodyBufferLimit = idleBodyBufferLimit
             self.requestModifier = requestModifier
         }
     }

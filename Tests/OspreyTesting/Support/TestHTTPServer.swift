@@ -38,6 +38,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         var requests: [(path: String, headers: [String: String])] = []
         var opened = 0
         var closed = 0
+        var peakOpen = 0
         var stopped = false
     }
 
@@ -96,6 +97,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     public var requests: [(path: String, headers: [String: String])] { state.withLock { $0.requests } }
     /// Connections accepted and connections closed so far.
     public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
+    /// The most connections open at once so far (one request each: the server closes after answering).
+    public var peakOpenConnections: Int { state.withLock { $0.peakOpen } }
 
     private func acceptLoop() {
         while true {
@@ -104,7 +107,10 @@ public final class TestHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            state.withLock { $0.opened += 1 }
+            state.withLock { state in
+                state.opened += 1
+                state.peakOpen = max(state.peakOpen, state.opened - state.closed)
+            }
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             Thread { [self] in

@@ -27,13 +27,13 @@ struct CurlOutcome {
             )
             if status == 304 && transfer.request.validators != nil { return .success(DataResponse(data: Data(), metadata: metadata)) }
             guard (200..<300).contains(status) else { return failure(.httpStatus(status, url: url)) }
-            return .success(DataResponse(data: transfer.body, metadata: metadata))
+            return .success(DataResponse(data: transfer.body.takeData(), metadata: metadata))
         case CURLE_PARTIAL_FILE:
             return failure(.truncated(received: Int64(transfer.body.count), expected: transfer.expectedLength ?? -1, url: url))
         case CURLE_OPERATION_TIMEDOUT:
             let message = transfer.errorMessage.lowercased()
             if message.contains("too slow") { return failure(.timedOut(.stall, url: url)) }
-            if message.contains("connect") || status == 0 && transfer.body.isEmpty && transfer.headers.isEmpty {
+            if message.contains("connect") || status == 0 && transfer.body.count == 0 && transfer.headers.isEmpty {
                 return failure(.timedOut(.connect, url: url))
             }
             return failure(.timedOut(.transfer, url: url))

@@ -13,15 +13,17 @@ final class Transfer: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    var body = Data()
+    let body: BodyBuffer
     var headers: [String: String] = [:]
     var expectedLength: Int64?
     var overLimit = false
+    var isCancelled = false
     /// When a byte (of header or body) last arrived; the stall timer runs from here.
     var lastActivity = ContinuousClock.now
 
-    init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64) {
+    init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool) {
         self.request = request
+        self.body = BodyBuffer(pool: buffers)
         self.progress = progress
         self.limit = limit
         errorBuffer.initialize(to: 0)
@@ -65,7 +67,7 @@ final class Transfer: @unchecked Sendable {
                 overLimit = true
                 return false
             }
-            if length <= limit { body.reserveCapacity(Int(length)) }  // one allocation, not a doubling series
+            if length <= limit { body.reserve(Int(length)) }  // one block, not a doubling series
         }
         return true
     }
@@ -77,7 +79,7 @@ final class Transfer: @unchecked Sendable {
             overLimit = true
             return false
         }
-        body.append(contentsOf: bytes)
+        body.append(bytes)
         progress(TransferProgress(completed: Int64(body.count), expected: expectedLength))
         return true
     }

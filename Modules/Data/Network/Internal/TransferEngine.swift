@@ -16,11 +16,16 @@ final class TransferEngine: @unchecked Sendable {
     private let configuration: CurlDataLoader.Configuration
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
-    private var active: [ObjectIdentifier: Transfer] = [:]  // the loop thread's own
+    // The loop thread's own state:
+    private var active: [ObjectIdentifier: Transfer] = [:]
+    private var waiting = TransferQueue()
+    private var idleHandles: [UnsafeMutableRawPointer] = []
     private let stopped = DispatchSemaphore(value: 0)
+    private let buffers: BodyBufferPool
 
     init(configuration: CurlDataLoader.Configuration) {
         self.configuration = configuration
+        buffers = BodyBufferPool(idleLimit: configuration.idleBodyBufferLimit)
         TransferEngine.globalInit
         multi = curl_multi_init()
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConcurrentTransfers)
@@ -43,7 +48,7 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize)
+        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -63,13 +68,19 @@ final class TransferEngine: @unchecked Sendable {
                 defer { inbox.submitted = []; inbox.cancelled = [] }
                 return (inbox.submitted, inbox.cancelled, inbox.stopping)
             }
-            for transfer in submitted { start(transfer) }
-            for transfer in cancelled { abort(transfer, with: CancellationError()) }
+            for transfer in submitted { waiting.append(transfer) }
+            for transfer in cancelled {
+                transfer.isCancelled = true  // also when its submission has not arrived yet
+                abort(transfer, with: CancellationError())
+            }
             if stopping {
                 for transfer in Array(active.values) { abort(transfer, with: CancellationError()) }
+                while let transfer = waiting.popFirst() { transfer.finish(.failure(CancellationError())) }
+                for easy in idleHandles { curl_easy_cleanup(easy) }
                 stopped.signal()
                 return
             }
+            startWaiting()
             curl_multi_perform(multi, &running)
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
@@ -79,6 +90,8 @@ final class TransferEngine: @unchecked Sendable {
                 guard let context else { continue }
                 let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
                 complete(transfer, code: message.pointee.data.result)
+                // Refill the freed slot at once, without a round trip through the callers.
+                if startWaiting() { curl_multi_perform(multi, &running) }
             }
             abortStalledTransfers()
             curl_multi_poll(multi, nil, 0, 100, nil)
@@ -95,8 +108,23 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
+    /// Starts waiting transfers while the global limit allows; true when one started.
+    @discardableResult
+    private func startWaiting() -> Bool {
+        var started = false
+        while active.count < configuration.maxConcurrentTransfers, let transfer = waiting.popFirst() {
+            if transfer.isCancelled {  // cancelled while waiting
+                transfer.finish(.failure(CancellationError()))
+                continue
+            }
+            start(transfer)
+            started = true
+        }
+        return started
+    }
+
     private func start(_ transfer: Transfer) {
-        guard transfer.continuation != nil, let easy = curl_easy_init() else {
+        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
             transfer.finish(.failure(DataLoadingError.transport("cannot create a transfer", url: transfer.request.url.absoluteString)))
             return
         }
@@ -116,7 +144,13 @@ final class TransferEngine: @unchecked Sendable {
     private func release(_ transfer: Transfer) {
         guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
+        // Kept for the next transfer: reset, it keeps its buffers and saves their page faults.
+        if idleHandles.count < configuration.maxConcurrentTransfers {
+            curl_easy_reset(easy)
+            idleHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
         curl_slist_free_all(transfer.headerList)
         transfer.easy = nil
         transfer.headerList = nil
