@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "OspreyDomain", targets: ["OspreyDomain"]),
         .library(name: "OspreyPixels", targets: ["OspreyPixels"]),
         .library(name: "OspreyCodec", targets: ["OspreyCodec"]),
+        .library(name: "OspreyProcessing", targets: ["OspreyProcessing"]),
         .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
         .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
         .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
@@ -88,6 +89,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Processing — resize, crop, corners, blur, colour; over the one resampler.
+        .target(
+            name: "OspreyProcessing",
+            dependencies: ["OspreyDomain", "OspreyPixels"],
+            path: "Modules/Processing",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Data — caches (each on Domain only, plus its C library)
         .target(
             name: "OspreyMemoryCache",
@@ -140,6 +149,12 @@ let package = Package(
             name: "PixelsTests",
             dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting"],
             path: "Tests/PixelsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProcessingTests",
+            dependencies: ["OspreyProcessing", "OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/ProcessingTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

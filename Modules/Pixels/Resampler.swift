@@ -80,8 +80,9 @@ public enum Resampler {
         return try! Image(width: size.width, height: size.height, pixelFormat: image.pixelFormat, pixels: pixels)
     }
 
+    /// A float channel value rounded and clamped to a byte.
     @inline(__always)
-    static func clampByte(_ value: Float) -> UInt8 {
+    public static func clampByte(_ value: Float) -> UInt8 {
         value <= 0 ? 0 : value >= 255 ? 255 : UInt8(value + 0.5)
     }
 }

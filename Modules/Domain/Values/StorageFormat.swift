@@ -1,4 +1,3 @@
-import OspreyDomain
 
 /// How processed images are written: a fixed format, or ``auto``.
 public enum StorageFormat: Hashable, Sendable {
