@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
         .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
         .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
+        .library(name: "Osprey", targets: ["Osprey"]),
         .executable(name: "osprey", targets: ["osprey"]),
     ],
     dependencies: [
@@ -118,10 +119,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Osprey — the umbrella: re-exports and the default wiring.
+        .target(
+            name: "Osprey",
+            dependencies: ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache",
+                           "OspreyDiskCache", "OspreyNetwork", logging],
+            path: "Modules/Osprey",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Apps
         .executableTarget(
             name: "osprey",
-            dependencies: ["OspreyDomain", "OspreyCodec", "OspreyMemoryCache", "OspreyDiskCache", "OspreyNetwork", argumentParser],
+            dependencies: ["Osprey", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Osprey
 import OspreyDiskCache
 
 /// `osprey cache`: look after the disk cache.
@@ -11,7 +12,7 @@ struct CacheCommand: ParsableCommand {
             Example:
               osprey cache stats --json --cache-dir /var/cache/osprey
             """,
-        subcommands: [Stats.self, List.self, Clean.self, Clear.self, Verify.self]
+        subcommands: [Stats.self, List.self, Clean.self, Clear.self, Verify.self, Invalidate.self]
     )
 
     struct Stats: ParsableCommand {
@@ -100,6 +101,25 @@ struct CacheCommand: ParsableCommand {
 }
 
 /// JSON output for the cache commands: sorted keys, ISO 8601 dates.
+extension CacheCommand {
+    struct Invalidate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove every cached form of a URL: the original and every variant.",
+            discussion: "Example:\n  osprey cache invalidate https://example.com/a.jpg")
+        @Argument(help: "The URL whose cached forms to remove.") var url: String
+        @OptionGroup var cache: CacheOptions
+
+        func run() async throws {
+            guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("not a URL: \(url)") }
+            let disk = try cache.openDiskCache()
+            let before = try disk.statistics().entries
+            try await ImagePipeline(configuration: .init(dataLoader: CurlDataLoader(), decoder: ImageCodec(), dataCache: disk))
+                .invalidate(.url(target))
+            print("removed \(before - (try disk.statistics().entries)) entries for \(url)")
+        }
+    }
+}
+
 enum CacheJSON {
     static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()

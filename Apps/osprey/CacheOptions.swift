@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OspreyDiskCache
 import OspreyMemoryCache
+import Osprey
 
 /// The options every command that touches the caches takes.
 struct CacheOptions: ParsableArguments {
@@ -24,6 +25,20 @@ struct CacheOptions: ParsableArguments {
     func openDiskCache(repairing: Bool = true) throws -> DiskCache {
         do {
             return try DiskCache(configuration: .init(directory: directory, sizeLimit: diskLimit?.bytes ?? 256_000_000, repairsAtOpen: repairing))
+        } catch {
+            ExitStatus.printError("cannot open the cache in \(directory.path): \(error)")
+            throw ExitStatus.cannotCreate
+        }
+    }
+
+    /// A pipeline over this disk cache folder and these limits, with Osprey's defaults otherwise.
+    func pipeline(diskStorage: DiskStoragePolicy = .originalData, maxConcurrentTransfers: Int = 6) throws -> ImagePipeline {
+        var configuration = OspreyConfiguration(cacheDirectory: directory, diskStorage: diskStorage)
+        if let diskLimit { configuration.diskLimit = diskLimit.bytes }
+        if let memoryLimit { configuration.memoryLimit = memoryLimit.bytes }
+        configuration.network.maxConcurrentTransfers = maxConcurrentTransfers
+        do {
+            return try configuration.makePipeline()
         } catch {
             ExitStatus.printError("cannot open the cache in \(directory.path): \(error)")
             throw ExitStatus.cannotCreate

@@ -17,6 +17,15 @@ enum ExitStatus {
         return badData
     }
 
+    /// The status for a pipeline failure: 69 for network and HTTP, 65 for bad image data.
+    static func status(for error: any Error) -> ExitCode {
+        switch error as? ImagePipeline.Error {
+        case .dataLoadingFailed?, .notCached?: unavailable
+        case .decodingFailed?, .processingFailed?: badData
+        case nil: error is CancellationError ? unavailable : badData
+        }
+    }
+
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data(("osprey: " + message + "\n").utf8))
     }

@@ -18,6 +18,7 @@ struct OspreyCommand: AsyncParsableCommand {
               osprey convert photo.jpg --size 640x640 -o thumb.jpg
             """,
         version: OspreyVersion.current,
-        subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, CacheCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, LoadCommand.self, PrefetchCommand.self,
+                      FourCutCommand.self, CacheCommand.self]
     )
 }

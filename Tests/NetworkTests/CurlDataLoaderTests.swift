@@ -176,7 +176,7 @@ struct CurlDataLoaderLimitTests {
             return bodies
         }
         #expect(bodies.count == 12 && bodies.allSatisfy { $0 == NetworkHarness.body })
-        #expect(h.server.peakOpenConnections == min(limits.global, limits.perHost), "peak \(h.server.peakOpenConnections)")
+        #expect(h.server.peakConcurrentDelays == min(limits.global, limits.perHost), "peak \(h.server.peakConcurrentDelays)")
         h.server.stop()
     }
 

@@ -185,6 +185,18 @@ public final class DiskCache: DataCaching {
         }
     }
 
+    public func removeData(forSource source: String) async throws {
+        try withIndex { state, db in
+            var keys: [String] = [], files: [String] = []
+            // The original's key is the source itself; a variant's is `source#variant`.
+            try db.query("SELECT key, file FROM entries WHERE key = ?1 OR substr(key, 1, length(?1) + 1) = ?1 || '#'", [.text(source)]) {
+                keys.append($0.text(0) ?? "")
+                files.append($0.text(1) ?? "")
+            }
+            if !keys.isEmpty { try removeRows(keys, files: files, db: db, state: &state) }
+        }
+    }
+
     public func removeAll() async throws {
         try removeEverything()
     }

@@ -120,6 +120,12 @@ public final class MemoryCache: ImageCaching {
         state.withLock { _ = $0.list.remove(key) }
     }
 
+    public func removeImages(forSource source: String) {
+        state.withLock { state in
+            for key in state.list.keys.filter({ $0.source == source }) { _ = state.list.remove(key) }
+        }
+    }
+
     public func removeAll() {
         state.withLock { $0.list.removeAll() }
     }

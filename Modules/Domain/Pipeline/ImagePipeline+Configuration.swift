@@ -12,6 +12,12 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
         /// Holds original bytes, usually on disk; `nil` disables the disk tier.
         public var dataCache: (any DataCaching)?
+        /// Encodes processed images when ``diskStorage`` writes them; without one they are not written.
+        public var encoder: (any ImageEncoding)?
+        /// What goes to the disk cache (default: the original bytes); a request may override it.
+        public var diskStorage: DiskStoragePolicy
+        /// How URLs become cache keys, for example leaving out signed-URL tokens.
+        public var urlNormalization: URLNormalization
         /// Wall-clock time, for HTTP freshness.
         public var clock: any Clock
         /// How many decodes and processing runs may go at once (default: one per core).
@@ -25,6 +31,9 @@ extension ImagePipeline {
             decoder: any ImageDecoding,
             imageCache: (any ImageCaching)? = nil,
             dataCache: (any DataCaching)? = nil,
+            encoder: (any ImageEncoding)? = nil,
+            diskStorage: DiskStoragePolicy = .originalData,
+            urlNormalization: URLNormalization = URLNormalization(),
             clock: any Clock = SystemClock(),
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             logger: Logger = Logger(label: "osprey.pipeline")
@@ -33,6 +42,9 @@ extension ImagePipeline {
             self.decoder = decoder
             self.imageCache = imageCache
             self.dataCache = dataCache
+            self.encoder = encoder
+            self.diskStorage = diskStorage
+            self.urlNormalization = urlNormalization
             self.clock = clock
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.logger = logger

@@ -23,7 +23,7 @@ public final class ImagePipeline: ImageProviding {
     public let configuration: Configuration
 
     let imageLoads = TaskCoalescer<ImageLoadKey, LoadedImage>()
-    let dataLoads = TaskCoalescer<DataLoadKey, Data>()
+    let dataLoads = TaskCoalescer<DataLoadKey, SourceFetch>()
     let decodeLimiter: AsyncLimiter
 
     /// Creates a pipeline from its parts.
@@ -38,8 +38,10 @@ public final class ImagePipeline: ImageProviding {
         if let image = cachedImage(for: request) {
             return ImageResponse(image: image, tier: .memory, duration: .now - start)
         }
-        let loaded = try await imageLoads.value(for: ImageLoadKey(request), priority: request.priority.taskPriority) {
-            try await self.load(request)
+        let keys = keys(for: request)
+        let loaded = try await imageLoads.value(for: ImageLoadKey(keys: keys, request: request, storage: storage(for: request)),
+                                                priority: request.priority.taskPriority) {
+            try await self.load(request, keys: keys)
         }
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start)
     }
@@ -47,13 +49,22 @@ public final class ImagePipeline: ImageProviding {
     /// The processed image for `request` if the memory cache holds it.
     public func cachedImage(for request: ImageRequest) -> Image? {
         guard !request.options.contains(.disableMemoryCacheReads) else { return nil }
-        return configuration.imageCache?.image(for: request.imageKey)
+        return configuration.imageCache?.image(for: keys(for: request).image)
+    }
+
+    /// The keys `request` is cached under in this pipeline (its URL normalised by
+    /// ``Configuration/urlNormalization``): the processed image's and the original bytes'.
+    public func keys(for request: ImageRequest) -> (image: CacheKey, data: CacheKey) {
+        (request.imageKey(normalizing: configuration.urlNormalization), request.dataKey(normalizing: configuration.urlNormalization))
     }
 
     /// How many callers wait on the load `request` would join (for tests and diagnostics).
     public func waitingCallers(for request: ImageRequest) async -> Int {
-        await imageLoads.waiterCount(for: ImageLoadKey(request))
+        await imageLoads.waiterCount(for: ImageLoadKey(keys: keys(for: request), request: request, storage: storage(for: request)))
     }
+
+    /// What goes to disk for `request`: its own policy, or the pipeline's.
+    func storage(for request: ImageRequest) -> DiskStoragePolicy { request.diskStorage ?? configuration.diskStorage }
 
     /// How many shared image loads and shared downloads this pipeline has started.
     public func startedLoads() async -> (images: Int, downloads: Int) {
@@ -71,15 +82,19 @@ struct LoadedImage: Sendable {
 struct ImageLoadKey: Hashable, Sendable {
     let key: CacheKey
     let options: ImageRequest.Options.RawValue
+    let storage: DiskStoragePolicy
 
-    init(_ request: ImageRequest) {
-        key = request.imageKey
+    init(keys: (image: CacheKey, data: CacheKey), request: ImageRequest, storage: DiskStoragePolicy) {
+        key = keys.image
         options = request.options.rawValue
+        self.storage = storage
     }
 }
 
-/// Downloads coalesce per source, and per whether the bytes go to the disk cache.
+/// Downloads coalesce per source, per whether the bytes go to the disk cache, and per the
+/// validators of a conditional request.
 struct DataLoadKey: Hashable, Sendable {
     let key: CacheKey
     let storesToDisk: Bool
+    let validators: HTTPValidators?
 }

@@ -13,6 +13,8 @@ public protocol DataCaching: Sendable {
     func updateMetadata(_ metadata: CachedDataMetadata, for key: CacheKey) async throws
     /// Removes the entry under `key`, if any.
     func removeData(for key: CacheKey) async throws
+    /// Removes every entry of `source`: its original bytes and every stored variant.
+    func removeData(forSource source: String) async throws
     /// Removes every entry.
     func removeAll() async throws
     /// What the cache holds now.

@@ -8,6 +8,8 @@ public protocol ImageCaching: AnyObject, Sendable {
     func store(_ image: Image, for key: CacheKey)
     /// Removes the image under `key`, if any.
     func removeImage(for key: CacheKey)
+    /// Removes every image of `source` (every variant of ``CacheKey/source``).
+    func removeImages(forSource source: String)
     /// Removes every image.
     func removeAll()
     /// What the cache holds now.

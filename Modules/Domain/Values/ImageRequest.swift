@@ -28,6 +28,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// A key that replaces the source's identifier in cache keys, for example to cache
     /// signed URLs under a stable name.
     public var customCacheKey: String?
+    /// What goes to the disk cache for this request; `nil` uses the pipeline's policy.
+    public var diskStorage: DiskStoragePolicy?
 
     /// Creates a request for any source.
     public init(
@@ -37,9 +39,11 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         processors: [any ImageProcessing] = [],
         options: Options = [],
         priority: Priority = .normal,
-        customCacheKey: String? = nil
+        customCacheKey: String? = nil,
+        diskStorage: DiskStoragePolicy? = nil
     ) {
         self.source = source
+        self.diskStorage = diskStorage
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.processors = processors
@@ -56,26 +60,37 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         processors: [any ImageProcessing] = [],
         options: Options = [],
         priority: Priority = .normal,
-        customCacheKey: String? = nil
+        customCacheKey: String? = nil,
+        diskStorage: DiskStoragePolicy? = nil
     ) {
         self.init(
             source: .url(url), targetSize: targetSize, contentMode: contentMode, processors: processors,
-            options: options, priority: priority, customCacheKey: customCacheKey
+            options: options, priority: priority, customCacheKey: customCacheKey, diskStorage: diskStorage
         )
     }
 
     /// The key of the processed image in the memory cache.
-    public var imageKey: CacheKey {
+    public var imageKey: CacheKey { imageKey(normalizing: URLNormalization()) }
+
+    /// The key of the original bytes in the disk cache.
+    public var dataKey: CacheKey { dataKey(normalizing: URLNormalization()) }
+
+    /// The key of the processed image, with the source's URL normalised by `normalization`.
+    public func imageKey(normalizing normalization: URLNormalization) -> CacheKey {
         var parts: [String] = []
         if let targetSize { parts.append("size=\(targetSize),\(contentMode.rawValue)") }
         if !processors.isEmpty { parts.append("p=" + processors.map(\.identifier).joined(separator: "|")) }
-        return CacheKey(source: sourceKey, variant: parts.joined(separator: ";"))
+        return CacheKey(source: sourceKey(normalization), variant: parts.joined(separator: ";"))
     }
 
-    /// The key of the original bytes in the disk cache.
-    public var dataKey: CacheKey { CacheKey(source: sourceKey) }
+    /// The key of the original bytes, with the source's URL normalised by `normalization`.
+    public func dataKey(normalizing normalization: URLNormalization) -> CacheKey {
+        CacheKey(source: sourceKey(normalization))
+    }
 
-    private var sourceKey: String { customCacheKey ?? source.cacheIdentifier }
+    private func sourceKey(_ normalization: URLNormalization) -> String {
+        customCacheKey ?? source.cacheIdentifier(normalizing: normalization)
+    }
 
     public var description: String { "ImageRequest(\(imageKey))" }
 }

@@ -8,9 +8,12 @@ public enum ImageSource: Hashable, Sendable, CustomStringConvertible {
     case file(path: String)
 
     /// The string that identifies the source in cache keys.
-    public var cacheIdentifier: String {
+    public var cacheIdentifier: String { cacheIdentifier(normalizing: URLNormalization()) }
+
+    /// The string that identifies the source in cache keys, its URL normalised by `normalization`.
+    public func cacheIdentifier(normalizing normalization: URLNormalization) -> String {
         switch self {
-        case .url(let url): url.absoluteString
+        case .url(let url): normalization.cacheIdentifier(for: url)
         case .file(let path): "file://" + path
         }
     }

@@ -11,7 +11,7 @@ public struct DataCachingContract: Sendable {
     /// One behaviour.
     public enum Check: String, CaseIterable, Sendable {
         case storedBytesAndMetadataReadBack, missReturnsNil, storeReplacesPreviousEntry, updateMetadataKeepsBytes,
-             updateMetadataOfMissingKeyDoesNothing, removeRemovesOnlyThatKey, removeAllEmptiesTheCache,
+             updateMetadataOfMissingKeyDoesNothing, removeRemovesOnlyThatKey, removeSourceRemovesEveryVariantOnly, removeAllEmptiesTheCache,
              usageCountsBytesAndEntries, sizeLimitIsNeverPassed, evictsLeastRecentlyUsed, readRefreshesRecency,
              entryLargerThanLimitIsRefusedAndKeepsOthers, staysConsistentUnderConcurrentTasks
     }
@@ -65,6 +65,16 @@ public struct DataCachingContract: Sendable {
             try await cache.removeData(for: key(99))
             #expect(try await cache.cachedData(for: key(1)) == nil)
             #expect(try await cache.cachedData(for: key(2)) != nil)
+        case .removeSourceRemovesEveryVariantOnly:
+            let cache = try await make(.max)
+            let source = "https://example.com/a.jpg"
+            let keys = [CacheKey(source: source), CacheKey(source: source, variant: "size=10x10,fit"), CacheKey(source: source, variant: "p=blur(2)")]
+            let others = [CacheKey(source: source + "x"), CacheKey(source: "https://example.com/a.jpgx", variant: "v"), CacheKey(source: "https://example.com/a")]
+            for key in keys + others { try await cache.store(entry(), for: key) }
+            try await cache.removeData(forSource: source)
+            for key in keys { #expect(try await cache.cachedData(for: key) == nil, "\(key) removed") }
+            for key in others { #expect(try await cache.cachedData(for: key) != nil, "\(key) kept") }
+            #expect(try await cache.usage() == CacheUsage(cost: 3 * Self.entrySize, count: 3))
         case .removeAllEmptiesTheCache:
             let cache = try await make(.max)
             for i in 0..<10 { try await cache.store(entry(), for: key(i)) }

@@ -15,7 +15,7 @@ public struct ImageCachingContract: Sendable {
 
     /// One behaviour.
     public enum Check: String, CaseIterable, Sendable {
-        case storedImageReadsBack, missReturnsNil, storeReplacesPreviousImage, removeRemovesOnlyThatKey,
+        case storedImageReadsBack, missReturnsNil, storeReplacesPreviousImage, removeRemovesOnlyThatKey, removeSourceRemovesEveryVariantOnly,
              removeAllEmptiesTheCache, usageCountsCostAndEntries, costLimitEvictsLeastRecentlyUsed,
              countLimitEvictsLeastRecentlyUsed, readRefreshesRecency, staysConsistentUnderConcurrentTasks
     }
@@ -55,6 +55,15 @@ public struct ImageCachingContract: Sendable {
             #expect(cache.image(for: key(1)) == nil)
             #expect(cache.image(for: key(2)) != nil)
             #expect(cache.usage == CacheUsage(cost: Self.entryCost, count: 1))
+        case .removeSourceRemovesEveryVariantOnly:
+            let cache = make(.max, .max)
+            let variants = [CacheKey(source: "s"), CacheKey(source: "s", variant: "a"), CacheKey(source: "s", variant: "b")]
+            let others = [CacheKey(source: "s2"), CacheKey(source: "t", variant: "a")]
+            for key in variants + others { cache.store(entry(), for: key) }
+            cache.removeImages(forSource: "s")
+            for key in variants { #expect(cache.image(for: key) == nil, "\(key) removed") }
+            for key in others { #expect(cache.image(for: key) != nil, "\(key) kept") }
+            #expect(cache.usage == CacheUsage(cost: 2 * Self.entryCost, count: 2))
         case .removeAllEmptiesTheCache:
             let cache = make(.max, .max)
             for i in 0..<10 { cache.store(entry(), for: key(i)) }

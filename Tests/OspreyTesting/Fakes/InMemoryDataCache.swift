@@ -70,6 +70,11 @@ public actor InMemoryDataCache: DataCaching {
         remove(key)
     }
 
+    public func removeData(forSource source: String) async throws {
+        if let failure { throw failure }
+        for key in entries.keys where key.source == source { remove(key) }
+    }
+
     public func removeAll() async throws {
         if let failure { throw failure }
         entries = [:]

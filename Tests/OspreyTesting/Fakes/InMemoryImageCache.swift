@@ -45,6 +45,12 @@ public final class InMemoryImageCache: ImageCaching {
         state.withLock { Self.remove(key, from: &$0) }
     }
 
+    public func removeImages(forSource source: String) {
+        state.withLock { state in
+            for key in state.entries.map(\.key) where key.source == source { Self.remove(key, from: &state) }
+        }
+    }
+
     public func removeAll() {
         state.withLock { $0 = State() }
     }

@@ -38,7 +38,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         var requests: [(path: String, headers: [String: String])] = []
         var opened = 0
         var closed = 0
-        var peakOpen = 0
+        var delaying = 0
+        var peakDelaying = 0
         var stopped = false
     }
 
@@ -97,8 +98,9 @@ public final class TestHTTPServer: @unchecked Sendable {
     public var requests: [(path: String, headers: [String: String])] { state.withLock { $0.requests } }
     /// Connections accepted and connections closed so far.
     public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
-    /// The most connections open at once so far (one request each: the server closes after answering).
-    public var peakOpenConnections: Int { state.withLock { $0.peakOpen } }
+    /// The most `/delay/` requests waiting at once so far: requests in flight, counted
+    /// before any byte of their response is sent, so a client cannot race the count.
+    public var peakConcurrentDelays: Int { state.withLock { $0.peakDelaying } }
 
     private func acceptLoop() {
         while true {
@@ -107,10 +109,7 @@ public final class TestHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            state.withLock { state in
-                state.opened += 1
-                state.peakOpen = max(state.peakOpen, state.opened - state.closed)
-            }
+            state.withLock { $0.opened += 1 }
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             Thread { [self] in
@@ -168,7 +167,12 @@ public final class TestHTTPServer: @unchecked Sendable {
             send(fd, status: Int(parts.count > 1 ? parts[1] : "500") ?? 500, body: Data("status page".utf8))
         case "delay":
             guard parts.count > 1, let ms = Int(parts[1]), let file = file(from: 2) else { return send(fd, status: 404, body: Data()) }
+            state.withLock { state in
+                state.delaying += 1
+                state.peakDelaying = max(state.peakDelaying, state.delaying)
+            }
             pause(ms, watching: fd)
+            state.withLock { $0.delaying -= 1 }
             send(fd, status: 200, body: file.data)
         case "drip":
             guard parts.count > 1, let ms = Int(parts[1]), let file = file(from: 2) else { return send(fd, status: 404, body: Data()) }

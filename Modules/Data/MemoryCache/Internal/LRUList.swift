@@ -22,6 +22,8 @@ struct LRUList<Key: Hashable, Value> {
     private(set) var totalCost = 0
 
     var count: Int { slots.count }
+    /// Every key, in no order.
+    var keys: Dictionary<Key, Int>.Keys { slots.keys }
 
     /// The node for `key`, without changing its recency.
     func peek(_ key: Key) -> Node? { slots[key].flatMap { nodes[$0] } }
