@@ -13,14 +13,25 @@ struct PipelineHarness {
     static let size = PixelSize(width: 64, height: 48)
     static let url = URL(string: "https://images.example/photo.ospf")!
 
-    init(holding: Bool = false, withDisk: Bool = true) {
+    init(holding: Bool = false, withDisk: Bool = true, diskStorage: DiskStoragePolicy = .originalData,
+         urlNormalization: URLNormalization = URLNormalization()) {
         loader = MockDataLoader(holding: holding)
         disk = InMemoryDataCache(clock: clock)
         loader.serve(FakeImageCodec.encodedSolid(Self.size), at: Self.url)
         pipeline = ImagePipeline(configuration: .init(
             dataLoader: loader, decoder: FakeImageCodec(), imageCache: memory,
-            dataCache: withDisk ? disk : nil, clock: clock
+            dataCache: withDisk ? disk : nil, encoder: FakeImageCodec(), diskStorage: diskStorage,
+            urlNormalization: urlNormalization, clock: clock
         ))
+    }
+
+    /// Another pipeline over the same loader and disk cache with an empty memory cache,
+    /// as a new process would find them.
+    func anotherProcess() -> (pipeline: ImagePipeline, memory: InMemoryImageCache) {
+        let memory = InMemoryImageCache()
+        var configuration = pipeline.configuration
+        configuration.imageCache = memory
+        return (ImagePipeline(configuration: configuration), memory)
     }
 
     /// A request for the standard photo.

@@ -80,11 +80,22 @@ public final class MockDataLoader: DataLoading {
         guard let resource, (200..<300).contains(resource.status) else {
             throw DataLoadingError.httpStatus(resource?.status ?? 404, url: urlString)
         }
+        // A conditional request whose validators match is answered 304 without a body.
+        if let validators = request.validators, Self.matches(validators, resource.headers) {
+            let metadata = ResponseMetadata(url: request.url, statusCode: 304, headers: resource.headers, freshness: resource.freshness)
+            return DataResponse(data: Data(), metadata: metadata)
+        }
         let total = Int64(resource.data.count)
         for step in 1...chunks {
             progress(TransferProgress(completed: total * Int64(step) / Int64(chunks), expected: total))
         }
         let metadata = ResponseMetadata(url: request.url, statusCode: resource.status, headers: resource.headers, freshness: resource.freshness)
         return DataResponse(data: resource.data, metadata: metadata)
+    }
+
+    private static func matches(_ validators: HTTPValidators, _ headers: [String: String]) -> Bool {
+        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        if let etag = validators.etag { return etag == lowered["etag"] }
+        return validators.lastModified != nil && validators.lastModified == lowered["last-modified"]
     }
 }
