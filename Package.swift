@@ -192,6 +192,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Osprey", "OspreyTesting", "osprey"],
+            path: "Tests/EndToEndTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CSQLite", "CCrypto", "OspreyTesting"],
             path: "Tests/SystemLibraryTests",

@@ -17,13 +17,15 @@ extension ImagePipeline {
         // A processed variant is written only when it differs from the original.
         let processedFormat = keys.image == keys.data ? nil : storage.processedFormat.flatMap { configuration.encoder == nil ? nil : $0 }
 
+        let writes = configuration.dataCache != nil && !request.options.contains(.disableDiskCacheWrites)
+        let variantFormat = writes ? processedFormat : nil
         // 1. The disk cache: the processed variant (when this policy writes one), then the original.
         var stale: DiskEntry?
         for candidate in diskCandidates(keys: keys, processed: processedFormat != nil) {
             guard let cached = await diskCachedData(for: candidate.key, request: request) else { continue }
             let entry = DiskEntry(key: candidate.key, cached: cached, isProcessed: candidate.isProcessed)
             if !cached.metadata.isStale(at: configuration.clock.now) || request.options.contains(.returnCacheDataDontLoad) {
-                return try await use(entry, for: request)
+                return try await use(entry, for: request, keys: keys, variantFormat: variantFormat)
             }
             stale = entry
             break
@@ -31,7 +33,6 @@ extension ImagePipeline {
         if request.options.contains(.returnCacheDataDontLoad) { throw Error.notCached(keys.data) }
 
         // 2. The network: a conditional GET when a stale entry has validators.
-        let writes = configuration.dataCache != nil && !request.options.contains(.disableDiskCacheWrites)
         let validators = stale?.cached.metadata.validators
         let key = DataLoadKey(key: keys.data, storesToDisk: writes && storage.storesOriginal, validators: validators)
         let fetched: SourceFetch
@@ -43,7 +44,7 @@ extension ImagePipeline {
             // Stale bytes are better than none when the origin cannot answer (stale-if-error).
             guard let stale, case .dataLoadingFailed = error else { throw error }
             configuration.logger.info("serving a stale entry: \(error)", metadata: ["key": "\(stale.key)"])
-            return try await use(stale, for: request)
+            return try await use(stale, for: request, keys: keys, variantFormat: nil)
         }
         if fetched.notModified, let stale {
             // 304: the bytes on disk are current; only their freshness changes.
@@ -52,18 +53,30 @@ extension ImagePipeline {
             metadata.etag = fetched.metadata.etag ?? metadata.etag
             metadata.lastModified = fetched.metadata.lastModified ?? metadata.lastModified
             if writes { await updateDiskMetadata(metadata, for: stale.key) }
-            return try await use(stale, for: request)
+            return try await use(DiskEntry(key: stale.key, cached: CachedData(data: stale.cached.data, metadata: metadata),
+                                           isProcessed: stale.isProcessed),
+                                 for: request, keys: keys, variantFormat: variantFormat)
         }
-        let (image, encoded) = try await decodeAndProcess(.data(fetched.data), for: request,
-                                                          encodingAs: writes && !fetched.noStore ? processedFormat : nil)
+        let image = try await decodeOriginal(fetched.data, metadata: fetched.metadata, for: request, keys: keys,
+                                             variantFormat: fetched.noStore ? nil : variantFormat)
+        return LoadedImage(image: image, tier: .network)
+    }
+
+    /// Decodes original bytes at the target size with the processors, writes the processed
+    /// variant when `variantFormat` asks for one, and fills memory.
+    private func decodeOriginal(
+        _ data: Data, metadata: CachedDataMetadata, for request: ImageRequest, keys: (image: CacheKey, data: CacheKey),
+        variantFormat: StorageFormat?
+    ) async throws -> Image {
+        let (image, encoded) = try await decodeAndProcess(.data(data), for: request, encodingAs: variantFormat)
         if let encoded {
-            var metadata = fetched.metadata
-            metadata.format = encoded.format
-            metadata.pixelSize = image.size
-            await storeOnDisk(CachedData(data: encoded.data, metadata: metadata), for: keys.image)
+            var variant = metadata
+            variant.format = encoded.format
+            variant.pixelSize = image.size
+            await storeOnDisk(CachedData(data: encoded.data, metadata: variant), for: keys.image)
         }
         storeInMemory(image, for: request, key: keys.image)
-        return LoadedImage(image: image, tier: .network)
+        return image
     }
 
     /// Where a request's image may be on disk, in the order to look. The original is read
@@ -72,24 +85,26 @@ extension ImagePipeline {
         processed ? [(keys.image, true), (keys.data, false)] : [(keys.data, false)]
     }
 
-    /// Decodes a disk entry (a processed variant as it is; an original at the target size
-    /// with the processors) and fills memory.
-    private func use(_ entry: DiskEntry, for request: ImageRequest) async throws -> LoadedImage {
-        let image: Image
-        if entry.isProcessed {
-            let decoder = configuration.decoder
-            let data = entry.cached.data
-            image = try await decodeLimiter.run {
-                do throws(ImageDecodingError) {
-                    return try decoder.decode(.data(data), options: DecodingOptions())
-                } catch {
-                    throw Error.decodingFailed(error)
-                }
-            }
-        } else {
-            image = try await decodeAndProcess(.data(entry.cached.data), for: request).image
+    /// Decodes a disk entry — a processed variant as it is; an original at the target size
+    /// with the processors, writing its variant when the policy asks — and fills memory.
+    private func use(
+        _ entry: DiskEntry, for request: ImageRequest, keys: (image: CacheKey, data: CacheKey), variantFormat: StorageFormat?
+    ) async throws -> LoadedImage {
+        guard entry.isProcessed else {
+            let image = try await decodeOriginal(entry.cached.data, metadata: entry.cached.metadata, for: request, keys: keys,
+                                                 variantFormat: variantFormat)
+            return LoadedImage(image: image, tier: .disk)
         }
-        storeInMemory(image, for: request, key: keys(for: request).image)
+        let decoder = configuration.decoder
+        let data = entry.cached.data
+        let image = try await decodeLimiter.run {
+            do throws(ImageDecodingError) {
+                return try decoder.decode(.data(data), options: DecodingOptions())
+            } catch {
+                throw Error.decodingFailed(error)
+            }
+        }
+        storeInMemory(image, for: request, key: keys.image)
         return LoadedImage(image: image, tier: .disk)
     }
 

@@ -39,6 +39,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         var opened = 0
         var closed = 0
         var delaying = 0
+        var bodyBytes = 0
         var peakDelaying = 0
         var stopped = false
     }
@@ -101,6 +102,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// The most `/delay/` requests waiting at once so far: requests in flight, counted
     /// before any byte of their response is sent, so a client cannot race the count.
     public var peakConcurrentDelays: Int { state.withLock { $0.peakDelaying } }
+    /// Body bytes sent so far by complete responses (files, statuses, delays).
+    public var bodyBytesSent: Int { state.withLock { $0.bodyBytes } }
 
     private func acceptLoop() {
         while true {
@@ -160,7 +163,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         case "files":
             guard let file = file(from: 0) else { return send(fd, status: 404, body: Data("no such file".utf8)) }
             let etag = "\"\(file.data.count)-\(file.data.hashValue & 0xFFFF)\""
-            if headers["if-none-match"] == etag { return send(fd, status: 304, headers: ["ETag": etag], body: Data()) }
+            if headers["if-none-match"] == etag { return send(fd, status: 304, headers: file.headers.merging(["ETag": etag]) { _, new in new }, body: Data()) }
             send(fd, status: 200, headers: file.headers.merging(["ETag": etag, "Last-Modified": "Mon, 01 Jan 2024 00:00:00 GMT",
                                                                  "Content-Type": file.contentType]) { a, _ in a }, body: file.data)
         case "status":
@@ -222,7 +225,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     private func send(_ fd: Int32, status: Int, headers: [String: String] = [:], body: Data) {
         writeHead(fd, status: status, headers: headers.merging(["Content-Length": "\(body.count)"]) { a, _ in a })
-        _ = write(fd, body)
+        if write(fd, body) { state.withLock { $0.bodyBytes += body.count } }
     }
 
     private func writeHead(_ fd: Int32, status: Int, headers: [String: String]) {
