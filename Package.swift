@@ -131,7 +131,8 @@ let package = Package(
         // MARK: Apps
         .executableTarget(
             name: "osprey",
-            dependencies: ["Osprey", argumentParser],
+            dependencies: ["Osprey", "OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
+                           "OspreyNetwork", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),

@@ -37,6 +37,11 @@ let package = Package(
             dependencies: [.product(name: "OspreyNetwork", package: osprey), .product(name: "OspreyDomain", package: osprey)],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "GridBenchmark",
+            dependencies: [.product(name: "Osprey", package: osprey)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(name: "FetchURLSession", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "FetchAHC",

@@ -11,11 +11,17 @@ _PEAK = os.path.join(tempfile.gettempdir(), f"osprey-peak-{os.getpid()}.txt")
 
 def run(argv):
     """(wall seconds, peak bytes) of `argv`; exits the script if the command fails."""
+    wall, peak, _ = run_output(argv)
+    return wall, peak
+
+
+def run_output(argv):
+    """(wall seconds, peak bytes, stdout text) of `argv`; exits the script if the command fails."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", _PEAK] + argv,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(argv)}: {proc.stderr.decode()[-500:]}")
     with open(_PEAK) as f:
-        return wall, int(f.read().split()[-1]) * 1024
+        return wall, int(f.read().split()[-1]) * 1024, proc.stdout.decode()

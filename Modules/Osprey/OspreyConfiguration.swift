@@ -74,7 +74,8 @@ public struct OspreyConfiguration: Sendable {
         let pipeline = ImagePipeline(configuration: .init(
             dataLoader: CurlDataLoader(configuration: network), decoder: codec, imageCache: memory, dataCache: disk,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
-            maxConcurrentDecodes: maxConcurrentDecodes, logger: logger
+            maxConcurrentDecodes: maxConcurrentDecodes,
+            maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger
         ))
         return (pipeline, memory, disk)
     }

@@ -18,6 +18,15 @@ actor AsyncLimiter {
         return try result.get()
     }
 
+    /// Runs asynchronous `work` once a slot is free, holding the slot until it ends.
+    nonisolated func withSlot<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await acquire()
+        let result: Result<T, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        await release()
+        return try result.get()
+    }
+
     private func acquire() async throws {
         if running < limit {
             try Task.checkCancellation()

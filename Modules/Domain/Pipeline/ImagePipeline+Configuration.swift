@@ -22,6 +22,10 @@ extension ImagePipeline {
         public var clock: any Clock
         /// How many decodes and processing runs may go at once (default: one per core).
         public var maxConcurrentDecodes: Int
+        /// Loads past the memory cache (disk lookup, download, decode, processing) at once
+        /// (default 8: six transfers and two decodes). Bounds the encoded bodies held in
+        /// memory: a download that finishes waits for its decode inside its slot.
+        public var maxConcurrentLoads: Int
         /// Where the pipeline reports cache failures it works around.
         public var logger: Logger
 
@@ -36,6 +40,7 @@ extension ImagePipeline {
             urlNormalization: URLNormalization = URLNormalization(),
             clock: any Clock = SystemClock(),
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxConcurrentLoads: Int = 8,
             logger: Logger = Logger(label: "osprey.pipeline")
         ) {
             self.dataLoader = dataLoader
@@ -47,6 +52,7 @@ extension ImagePipeline {
             self.urlNormalization = urlNormalization
             self.clock = clock
             self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.maxConcurrentLoads = maxConcurrentLoads
             self.logger = logger
         }
     }

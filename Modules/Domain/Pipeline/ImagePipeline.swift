@@ -25,11 +25,13 @@ public final class ImagePipeline: ImageProviding {
     let imageLoads = TaskCoalescer<ImageLoadKey, LoadedImage>()
     let dataLoads = TaskCoalescer<DataLoadKey, SourceFetch>()
     let decodeLimiter: AsyncLimiter
+    let loadLimiter: AsyncLimiter
 
     /// Creates a pipeline from its parts.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.decodeLimiter = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
+        self.loadLimiter = AsyncLimiter(limit: configuration.maxConcurrentLoads)
     }
 
     public func image(for request: ImageRequest) async throws -> ImageResponse {
@@ -41,7 +43,9 @@ public final class ImagePipeline: ImageProviding {
         let keys = keys(for: request)
         let loaded = try await imageLoads.value(for: ImageLoadKey(keys: keys, request: request, storage: storage(for: request)),
                                                 priority: request.priority.taskPriority) {
-            try await self.load(request, keys: keys)
+            // A load holds its slot from the disk lookup to the decoded image, so downloads
+            // cannot run ahead of decoding and pile up bodies in memory.
+            try await self.loadLimiter.withSlot { try await self.load(request, keys: keys) }
         }
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start)
     }
