@@ -40,7 +40,7 @@ demo: build ## Show the CLI (the gallery server arrives with its issue)
 	.build/release/osprey --version
 	.build/release/osprey --help
 
-bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient (results for Docs/BENCHMARKS.md)
+bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl >/dev/null; }
 	$(SWIFT) build -c release --product osprey
@@ -51,6 +51,7 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
 	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch 5
+	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
 
 clean: ## Remove build output
 	rm -rf .build
