@@ -96,7 +96,7 @@ for key, label in [("cold", "200x200, cold (network)"), ("warm", "200x200, warm 
                    ("hot", "200x200, hot (memory, second pass)"), ("full-cold", "full size, cold"),
                    ("full-warm", "full size, warm"), ("full-hot", "full size, hot"), ("one", "one image at 200x200, cold")]:
     tiers = results[key][-1][2]["tiers"]
-    print(f"| {label} | {median(key, 0):.2f} s | {median(key, 1) / 1e6:.1f} MB | {', '.join(f'{k} {v}' for k, v in sorted(tiers.items()))} |")
+    print(f"| {label} | {median(key, 0):.3f} s | {median(key, 1) / 1e6:.1f} MB | {', '.join(f'{k} {v}' for k, v in sorted(tiers.items()))} |")
 
 thumbs = results["cold"][-1][2]["decodedBytes"]
 # The pipeline runs at most 6 transfers + one decode per core loads at once (its load slots);
