@@ -9,6 +9,7 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-o
 PIP_PACKAGES := pypng Pillow
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+DEMO_PORT ?= 8080
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
@@ -31,14 +32,16 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
 	$(SWIFT) build -c release
 
-test: setup ## Smoke-test the release build, then run the whole test suite
+# The browser test drives headless Chromium (Debian's chromium); only the tests need it.
+test: APT_PACKAGES += chromium
+test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
 	$(SWIFT) build -c release --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
 
-demo: build ## Show the CLI (the gallery server arrives with its issue)
-	.build/release/osprey --version
-	.build/release/osprey --help
+demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
+	$(SWIFT) build -c release --product osprey-demo
+	.build/release/osprey-demo --host 127.0.0.1 --port $(DEMO_PORT)
 
 bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \

@@ -14,6 +14,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
 
 /// A C library found through pkg-config, installed on Debian by its `-dev` package.
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
@@ -36,10 +37,12 @@ let package = Package(
         .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
         .library(name: "Osprey", targets: ["Osprey"]),
         .executable(name: "osprey", targets: ["osprey"]),
+        .executable(name: "osprey-demo", targets: ["osprey-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: C system libraries (module maps only; shims arrive with their modules)
@@ -137,6 +140,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "osprey-demo",
+            dependencies: ["Osprey", hummingbird, argumentParser],
+            path: "Apps/osprey-demo",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .target(
             name: "OspreyTesting",
@@ -196,6 +206,12 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["Osprey", "OspreyTesting", "osprey"],
             path: "Tests/EndToEndTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["osprey-demo", "osprey", "OspreyTesting"],
+            path: "Tests/DemoTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -12,13 +12,13 @@ struct OspreyCommand: AsyncParsableCommand {
             exposes it from the shell.
 
             Exit statuses: 0 ok, 64 usage error, 65 bad image data, 66 cannot open input, \
-            69 network or HTTP failure, 73 cannot write output.
+            69 network or HTTP failure, 70 internal error, 73 cannot write output.
 
             Example:
               osprey convert photo.jpg --size 640x640 -o thumb.jpg
             """,
         version: OspreyVersion.current,
         subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, LoadCommand.self, PrefetchCommand.self,
-                      FourCutCommand.self, CacheCommand.self]
+                      FourCutCommand.self, CacheCommand.self, CompletionCommand.self]
     )
 }

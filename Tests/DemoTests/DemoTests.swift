@@ -1,0 +1,179 @@
+import Foundation
+import OspreyTesting
+import Testing
+
+/// The built `osprey-demo`, started on a free port with its own folders, stopped with SIGTERM.
+final class DemoProcess {
+    let port: Int
+    let folder: URL
+    let process = Process()
+    let log: URL
+
+    static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
+
+    init() throws {
+        port = try Self.freePort()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        log = folder.appendingPathComponent("demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = Self.buildFolder.appendingPathComponent("osprey-demo")
+        process.arguments = ["--port", "\(port)", "--cache-dir", folder.appendingPathComponent("cache").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(120)
+        while (try? get("/stats.json")) == nil {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw DemoError.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Status, headers and body of a GET, through curl's command line tool.
+    @discardableResult
+    func get(_ path: String, headers: [String] = []) throws -> (status: Int, headers: String, body: Data) {
+        let bodyFile = folder.appendingPathComponent("body-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bodyFile) }
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-D", "-", "-o", bodyFile.path, "--max-time", "60"] + headers.flatMap { ["-H", $0] } + [base + path]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let head = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        guard curl.terminationStatus == 0, let statusLine = head.split(separator: "\r\n").first,
+              let status = Int(statusLine.split(separator: " ")[1]) else { throw DemoError.requestFailed(path) }
+        return (status, head.lowercased(), (try? Data(contentsOf: bodyFile)) ?? Data())
+    }
+
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw DemoError.notStarted("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    enum DemoError: Error { case notStarted(String), requestFailed(String), noBrowser }
+}
+
+@Suite("Demo gallery", .serialized)
+struct DemoTests {
+    @Test func thumbServesProcessedImagesWithValidatorsAndRefusesOtherOrigins() throws {
+        let demo = try DemoProcess()
+        defer { #expect(demo.stop() == 0) }
+        let image = demo.base + "/origin/photo-3.jpg"
+        let query = "url=\(image.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=120&h=90&mode=fill"
+        let first = try demo.get("/thumb?" + query)
+        #expect(first.status == 200)
+        #expect(first.headers.contains("content-type: image/jpeg") && first.headers.contains("cache-control: public, max-age=86400"))
+        #expect(first.headers.contains("x-osprey-tier: network"))
+        #expect(first.body.starts(with: [0xFF, 0xD8]), "a JPEG")
+        let etag = try #require(first.headers.split(separator: "\r\n").first { $0.hasPrefix("etag:") }).dropFirst(6)
+        let second = try demo.get("/thumb?" + query, headers: ["If-None-Match: \(etag)"])
+        #expect(second.status == 304 && second.headers.contains("x-osprey-tier: memory"))
+        let sticker = try demo.get("/thumb?url=\((demo.base + "/origin/sticker-1.png").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=64&h=64&mode=fit")
+        #expect(sticker.status == 200 && sticker.headers.contains("content-type: image/png"), "alpha stays PNG")
+
+        for refused in ["http://example.com/a.jpg", "http://10.0.0.7/a.jpg", "http://169.254.169.254/latest/meta-data",
+                        "http://127.0.0.1:1/origin/photo-3.jpg", "http://localhost:\(demo.port)/origin/photo-3.jpg",
+                        "https://127.0.0.1:\(demo.port)/origin/photo-3.jpg", "file:///etc/passwd"] {
+            let response = try demo.get("/thumb?url=\(refused.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=10&h=10")
+            #expect(response.status == 403, "\(refused) refused")
+        }
+        #expect(try demo.get("/thumb?" + query.replacingOccurrences(of: "w=120", with: "w=0")).status == 400)
+        let missing = (demo.base + "/origin/missing.jpg").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(try demo.get("/thumb?url=\(missing)&w=10&h=10").status == 502, "the origin's 404 is a bad gateway")
+    }
+
+    @Test func aBrowserLoadsEveryImageAndAReloadReportsCachedTiers() throws {
+        let demo = try DemoProcess()
+        defer { #expect(demo.stop() == 0) }
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                    "Chromium is missing: `make test` installs Debian's chromium")
+        // .build/demo-gallery.png, beside the build folders.
+        let screenshot = DemoProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("demo-gallery.png")
+        let first = try Self.browse(chromium, demo.base + "/", profile: demo.folder.appendingPathComponent("profile"))
+        let (total, loaded) = (Self.attribute("data-total", in: first), Self.attribute("data-loaded", in: first))
+        #expect(Self.attribute("data-ready", in: first) == "yes", "the page's load event ran")
+        #expect(total != nil && total == loaded, "every image loaded: \(loaded ?? "?") of \(total ?? "?")")
+        #expect((Int(total ?? "0") ?? 0) >= 11, "ten thumbnails and the card")
+        #expect(first.contains("data-tier=\"network\""), "the first visit downloads")
+        #expect(first.contains("id=\"card\""))
+        let reload = try Self.browse(chromium, demo.base + "/", profile: demo.folder.appendingPathComponent("profile"), screenshot: screenshot)
+        let tiers = Self.tiers(in: reload)
+        #expect(!tiers.isEmpty && tiers.allSatisfy { $0 == "memory" || $0 == "disk" }, "a reload comes from the caches: \(tiers)")
+        #expect(Self.attribute("data-total", in: reload) == Self.attribute("data-loaded", in: reload))
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "screenshot saved at \(screenshot.path)")
+    }
+
+    @Test func sigtermStopsCleanlyAndTheCacheStaysValid() throws {
+        let demo = try DemoProcess()
+        #expect(try demo.get("/").status == 200)
+        #expect(demo.stop() == 0)
+        let log = try String(contentsOf: demo.log, encoding: .utf8)
+        #expect(log.contains("disk cache index flushed"))
+        let osprey = Process()
+        osprey.executableURL = DemoProcess.buildFolder.appendingPathComponent("osprey")
+        osprey.arguments = ["cache", "verify", "--cache-dir", demo.folder.appendingPathComponent("cache").path]
+        osprey.standardOutput = FileHandle.nullDevice
+        try osprey.run()
+        osprey.waitUntilExit()
+        #expect(osprey.terminationStatus == 0, "the index is consistent after the shutdown")
+    }
+
+    /// The DOM after the page's scripts ran, from headless Chromium; optionally a screenshot.
+    static func browse(_ chromium: String, _ url: String, profile: URL, screenshot: URL? = nil) throws -> String {
+        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                         "--user-data-dir=\(profile.path)", "--virtual-time-budget=30000", "--window-size=1280,1800"]
+        if let screenshot { arguments += ["--screenshot=\(screenshot.path)"] } else { arguments += ["--dump-dom"] }
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: chromium)
+        browser.arguments = arguments + [url]
+        let out = Pipe()
+        browser.standardOutput = out
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        guard screenshot != nil else { return dom }
+        // A screenshot run prints no DOM: read it once more for the checks.
+        return try browse(chromium, url, profile: profile)
+    }
+
+    static func attribute(_ name: String, in dom: String) -> String? {
+        guard let range = dom.range(of: name + "=\"") else { return nil }
+        return String(dom[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    static func tiers(in dom: String) -> [String] {
+        dom.components(separatedBy: "data-tier=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+}
