@@ -13,7 +13,11 @@ DEMO_PORT ?= 8080
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
-.PHONY: help setup build test demo bench clean
+.PHONY: help setup build test demo bench docs clean
+
+# Every module with a DocC catalog; `make docs` builds each, warnings counted as errors.
+DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork
+DOCS_OUT ?= .build/docs
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -42,6 +46,14 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
 	$(SWIFT) build -c release --product osprey-demo
 	.build/release/osprey-demo --host 127.0.0.1 --port $(DEMO_PORT)
+
+docs: setup ## Build the DocC documentation of every module into .build/docs (no warnings allowed)
+	@mkdir -p $(DOCS_OUT); for target in $(DOC_TARGETS); do \
+		echo "docs: $$target"; \
+		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors \
+			--output-path $(DOCS_OUT)/$$target >/dev/null || exit 1; \
+	done
+	@echo "docs: written to $(DOCS_OUT)/<module>"
 
 bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \

@@ -61,7 +61,7 @@ public struct OspreyConfiguration: Sendable {
     }
 
     /// Builds the parts and a pipeline over them.
-    /// - Throws: ``DataCacheError`` when the disk cache cannot be opened.
+    /// - Throws: `DataCacheError` when the disk cache cannot be opened.
     public func makePipeline() throws -> ImagePipeline {
         try makeParts().pipeline
     }

@@ -8,7 +8,7 @@ import OspreyPixels
 /// centre is cropped to it, then laid over the frame (photos with alpha blend with it).
 public enum FourCut {
     /// The card for `frame` and exactly four `photos`, in reading order.
-    /// - Throws: ``ImageProcessingError/invalidParameters(processor:reason:)`` for another
+    /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` for another
     ///   number of photos or a frame too small to hold a grid.
     public static func compose(frame: Image, photos: [Image]) throws(ImageProcessingError) -> Image {
         guard photos.count == 4 else {

@@ -18,7 +18,7 @@ extension ImageProcessors {
 
         public var identifier: String { "crop(\(x),\(y),\(width),\(height))" }
 
-        /// - Throws: ``ImageProcessingError/invalidParameters(processor:reason:)`` when the
+        /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` when the
         ///   rectangle is empty or reaches outside the image.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             guard width > 0, height > 0, x >= 0, y >= 0, x + width <= image.width, y + height <= image.height else {

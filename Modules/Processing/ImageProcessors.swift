@@ -1,6 +1,6 @@
 import OspreyDomain
 
-/// The built-in processors, each an ``ImageProcessing`` with a stable identifier that
+/// The built-in processors, each an `ImageProcessing` with a stable identifier that
 /// enters the cache key, so every variant is cached on its own.
 ///
 /// ```swift

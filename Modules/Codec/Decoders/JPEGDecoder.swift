@@ -6,7 +6,7 @@ import OspreyPixels
 /// Decodes JPEG with libjpeg-turbo at the size that will be shown.
 ///
 /// The DCT scales the image by 1/2, 1/4 or 1/8 while decoding; the decoder picks the
-/// smallest scale not below the target, reads scanline by scanline into a ``Downsampler``,
+/// smallest scale not below the target, reads scanline by scanline into a `Downsampler`,
 /// which resamples to the exact size, then turns the result upright from its EXIF
 /// orientation. Baseline, progressive, arithmetic, grayscale and CMYK/YCCK files decode;
 /// 12-bit and lossless files are refused as unsupported (libjpeg-turbo 2.1 cannot read them).

@@ -30,8 +30,8 @@ public enum FormatDetector {
     }
 
     /// The format of `prefix` if Osprey decodes it.
-    /// - Throws: ``ImageDecodingError/notAnImage(prefix:)`` or
-    ///   ``ImageDecodingError/unsupportedFormat(_:detail:)``.
+    /// - Throws: `ImageDecodingError/notAnImage(prefix:)` or
+    ///   `ImageDecodingError/unsupportedFormat(_:detail:)`.
     public static func decodableFormat(_ prefix: Data) throws(ImageDecodingError) -> ImageFormat {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))

@@ -38,7 +38,7 @@ public final class DiskCache: DataCaching {
 
     /// Opens (creating) the cache in `configuration.directory`, repairing what a crash or
     /// another process left behind.
-    /// - Throws: ``DataCacheError/storageFailed(reason:)`` when the folder cannot be used.
+    /// - Throws: `DataCacheError/storageFailed(reason:)` when the folder cannot be used.
     public init(configuration: Configuration = Configuration(), clock: any Clock = SystemClock(),
                 logger: Logger = Logger(label: "osprey.disk-cache")) throws {
         self.configuration = configuration

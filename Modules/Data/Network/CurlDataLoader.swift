@@ -11,7 +11,7 @@ import OspreyDomain
 /// ```
 ///
 /// - Cancelling the calling task aborts the transfer and frees its handle.
-/// - Non-2xx statuses, timeouts, oversize and short bodies are ``DataLoadingError``s.
+/// - Non-2xx statuses, timeouts, oversize and short bodies are `DataLoadingError`s.
 /// - TLS verification is always on.
 public final class CurlDataLoader: DataLoading {
     /// Limits, timeouts and retries.
