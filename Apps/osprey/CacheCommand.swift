@@ -52,14 +52,15 @@ struct CacheCommand: ParsableCommand {
     struct Clean: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply expiry and the limits now.",
-            discussion: "Example:\n  osprey cache clean --disk-limit 100MB")
+            discussion: "Example:\n  osprey cache clean --disk-limit 100MB --json")
         @OptionGroup var cache: CacheOptions
+        @Flag(help: "One JSON object: entries, bytes, limitBytes, oldestAccess, newestAccess.") var json = false
 
         func run() throws {
             let disk = try cache.openDiskCache()
             try disk.sweep()
             let stats = try disk.statistics()
-            print("cache: \(stats.entries) entries, \(stats.bytes) bytes")
+            print(json ? try CacheJSON.encode(stats) : "cache: \(stats.entries) entries, \(stats.bytes) bytes")
         }
     }
 
@@ -108,6 +109,7 @@ extension CacheCommand {
             discussion: "Example:\n  osprey cache invalidate https://example.com/a.jpg")
         @Argument(help: "The URL whose cached forms to remove.") var url: String
         @OptionGroup var cache: CacheOptions
+        @Flag(help: "One JSON object: url, removed.") var json = false
 
         func run() async throws {
             guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("not a URL: \(url)") }
@@ -115,7 +117,8 @@ extension CacheCommand {
             let before = try disk.statistics().entries
             try await ImagePipeline(configuration: .init(dataLoader: CurlDataLoader(), decoder: ImageCodec(), dataCache: disk))
                 .invalidate(.url(target))
-            print("removed \(before - (try disk.statistics().entries)) entries for \(url)")
+            let removed = before - (try disk.statistics().entries)
+            print(json ? try CacheJSON.encode(["url": url, "removed": "\(removed)"]) : "removed \(removed) entries for \(url)")
         }
     }
 }

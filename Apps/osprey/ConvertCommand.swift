@@ -41,6 +41,9 @@ struct ConvertCommand: ParsableCommand {
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
     }
 
+    @Flag(help: "One JSON object: output, format, width, height, bytes.")
+    var json = false
+
     func run() throws {
         let codec = ImageCodec()
         var image: Image
@@ -64,6 +67,10 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             ExitStatus.printError("cannot write \(output): \(error.localizedDescription)")
             throw ExitStatus.cannotCreate
+        }
+        if json {
+            print(try CacheJSON.encode(WrittenImage(output: output, format: Self.format(ofPath: output)!.rawValue,
+                                                    width: image.width, height: image.height, bytes: data.count)))
         }
     }
 

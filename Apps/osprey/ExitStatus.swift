@@ -8,6 +8,7 @@ enum ExitStatus {
     static let badData = ExitCode(65)
     static let cannotOpen = ExitCode(66)
     static let unavailable = ExitCode(69)
+    static let internalError = ExitCode(70)
     static let cannotCreate = ExitCode(73)
 
     /// Prints `error` as one line on stderr and gives the status that fits it.

@@ -23,6 +23,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The file to write.")
     var output: String
 
+    @Flag(help: "One JSON object on stdout: url, finalURL, status, bytes, output.")
+    var json = false
+
     func run() async throws {
         guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("not a URL: \(url)") }
         let reporter = ProgressReporter()
@@ -43,5 +46,18 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitStatus.cannotCreate
         }
         FileHandle.standardError.write(Data("\(response.data.count) bytes from \(response.metadata.url.absoluteString) to \(output)\n".utf8))
+        if json {
+            print(try CacheJSON.encode(FetchReport(url: url, finalURL: response.metadata.url.absoluteString,
+                                                   status: response.metadata.statusCode, bytes: response.data.count, output: output)))
+        }
     }
+}
+
+/// `osprey fetch --json`'s report.
+struct FetchReport: Codable {
+    let url: String
+    let finalURL: String
+    let status: Int
+    let bytes: Int
+    let output: String
 }

@@ -27,6 +27,9 @@ struct FourCutCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The PNG file to write.")
     var output: String
 
+    @Flag(help: "One JSON object: output, format, width, height, bytes.")
+    var json = false
+
     @OptionGroup var cache: CacheOptions
 
     func validate() throws {
@@ -51,8 +54,10 @@ struct FourCutCommand: AsyncParsableCommand {
         }
         do {
             let card = try FourCut.compose(frame: frameResponse.image, photos: photos.map(\.image))
-            try ImageCodec().encode(card, options: EncodingOptions(format: .png)).write(to: URL(fileURLWithPath: output), options: .atomic)
-            print("\(card.width)x\(card.height) card written to \(output)")
+            let data = try ImageCodec().encode(card, options: EncodingOptions(format: .png))
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            print(json ? try CacheJSON.encode(WrittenImage(output: output, format: "png", width: card.width, height: card.height, bytes: data.count))
+                       : "\(card.width)x\(card.height) card written to \(output)")
         } catch let error as ImageProcessingError {
             ExitStatus.printError(error.description)
             throw ExitStatus.badData

@@ -64,7 +64,11 @@ struct LoadCommand: AsyncParsableCommand {
         let processors = try process.map(Self.processors) ?? []
         let pipeline = try cache.pipeline()
         let requests = urls.map { Self.request(URL(string: $0)!, size: size?.size, mode: mode, processors: processors) }
-        let results = await ImageBatchLoader(provider: pipeline).loadEach(requests)
+        let progress = CountReporter(label: "load")
+        let total = requests.count
+        let provider = CountingProvider(pipeline: pipeline) { progress.advance(of: total) }
+        let results = await ImageBatchLoader(provider: provider).loadEach(requests)
+        progress.finish()
         var failure: ExitCode?
         for (index, (url, result)) in zip(urls, results).enumerated() {
             switch result {
@@ -84,11 +88,18 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     private func write(_ image: Image, index: Int, url: String, folder: String) throws {
+        let data: Data
+        do {
+            data = try ImageCodec().encode(image, options: EncodingOptions(format: .png))
+        } catch {
+            ExitStatus.printError("cannot encode \(url): \(error)")
+            throw ExitStatus.internalError
+        }
         let name = String(format: "%03d-", index) + (URL(string: url)?.deletingPathExtension().lastPathComponent ?? "image") + ".png"
         let target = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try ImageCodec().encode(image, options: EncodingOptions(format: .png)).write(to: target, options: .atomic)
+            try data.write(to: target, options: .atomic)
         } catch {
             ExitStatus.printError("cannot write \(target.path): \(error)")
             throw ExitStatus.cannotCreate
@@ -103,4 +114,15 @@ struct LoadLine: Codable {
     let width: Int
     let height: Int
     let ms: Double
+}
+
+/// A provider that calls back after each image, for progress.
+struct CountingProvider: ImageProviding {
+    let pipeline: ImagePipeline
+    let onFinish: @Sendable () -> Void
+
+    func image(for request: ImageRequest) async throws -> ImageResponse {
+        defer { onFinish() }
+        return try await pipeline.image(for: request)
+    }
 }

@@ -23,6 +23,24 @@ struct CLITests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
+    @Test("Every command's help has an example", arguments: [
+        ["info"], ["convert"], ["fetch"], ["load"], ["prefetch"], ["fourcut"], ["completion"],
+        ["cache", "stats"], ["cache", "list"], ["cache", "clean"], ["cache", "clear"], ["cache", "verify"], ["cache", "invalidate"],
+    ])
+    func everyCommandHasHelpWithAnExample(_ command: [String]) throws {
+        let (status, output) = try Self.run(command + ["--help"])
+        #expect(status == 0)
+        #expect(output.contains("Example:") && output.contains("osprey " + command.joined(separator: " ")), "\(command)")
+    }
+
+    @Test func completionScriptsComeFromTheArgumentParser() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let (status, output) = try Self.run(["completion", shell])
+            #expect(status == 0 && output.contains("prefetch") && output.contains("fourcut"), "\(shell)")
+        }
+        #expect(try Self.run(["completion", "tcsh"]).status == 64)
+    }
+
     @Test func helpDescribesTheToolWithAnExample() throws {
         let (status, output) = try Self.run(["--help"])
         #expect(status == 0)

@@ -11,14 +11,14 @@ final class DemoProcess {
 
     static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
-    init() throws {
-        port = try Self.freePort()
+    init(port: Int? = nil) throws {
+        self.port = try port ?? Self.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("demo.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Self.buildFolder.appendingPathComponent("osprey-demo")
-        process.arguments = ["--port", "\(port)", "--cache-dir", folder.appendingPathComponent("cache").path]
+        process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
         process.environment = environment
@@ -147,6 +147,39 @@ struct DemoTests {
         try osprey.run()
         osprey.waitUntilExit()
         #expect(osprey.terminationStatus == 0, "the index is consistent after the shutdown")
+    }
+
+    @Test func theREADMECommandLineExamplesRunAsWritten() throws {
+        let root = DemoProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "<!-- cli-examples -->").dropFirst().first?
+            .components(separatedBy: "<!-- /cli-examples -->").first, "README marks its CLI examples")
+        let script = section.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }.joined()
+        #expect(script.contains("osprey load") && script.contains("osprey fourcut"))
+        // The examples name the demo at port 8080, as `make demo` serves it.
+        let demo = try DemoProcess(port: 8080)
+        defer { #expect(demo.stop() == 0) }
+        let work = demo.folder.appendingPathComponent("readme")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-euo", "pipefail", "-c", script]
+        shell.currentDirectoryURL = work
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = DemoProcess.buildFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["OSPREY_CACHE_DIR"] = work.appendingPathComponent("cache").path
+        shell.environment = environment
+        let output = Pipe()
+        shell.standardOutput = output
+        shell.standardError = output
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "the README's examples failed:\n\(text)")
+        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash"] {
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) written")
+        }
+        #expect(text.contains("\"tier\":\"network\"") && text.contains("\"completed\":2"))
     }
 
     /// The DOM after the page's scripts ran, from headless Chromium; optionally a screenshot.
