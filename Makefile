@@ -13,7 +13,10 @@ DEMO_PORT ?= 8080
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
-.PHONY: help setup build test demo bench docs clean
+.PHONY: help setup build test demo bench docs fuzz clean
+
+# libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS by `make fuzz`.
+FUZZ_SECONDS ?= 60
 
 # Every module with a DocC catalog; `make docs` builds each, warnings counted as errors.
 DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork
@@ -54,6 +57,10 @@ docs: setup ## Build the DocC documentation of every module into .build/docs (no
 			--output-path $(DOCS_OUT)/$$target >/dev/null || exit 1; \
 	done
 	@echo "docs: written to $(DOCS_OUT)/<module>"
+
+fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
+	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
 
 bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \

@@ -234,6 +234,20 @@ struct BodyBufferPoolTests {
 
 @Suite("HTTP header parsing")
 struct HTTPHeaderParserTests {
+    @Test func headerLinesParseFromRawBytes() {
+        func parse(_ text: String) -> HTTPHeaderParser.HeaderLine {
+            Array(text.utf8).withUnsafeBytes { HTTPHeaderParser.headerLine($0) }
+        }
+        #expect(parse("HTTP/1.1 200 OK\r\n") == .statusLine)
+        #expect(parse("Content-Type:  image/png \r\n") == .field(name: "content-type", value: "image/png"))
+        #expect(parse("ETag:\r\n") == .field(name: "etag", value: ""))
+        #expect(parse(": no name\r\n") == .other && parse("\r\n") == .other && parse("garbage") == .other)
+        #expect(HTTPHeaderParser.contentLength("1234") == 1234)
+        for bad in ["-1", "+5", " 5", "5 ", "", "99999999999999999999", "0x10"] {
+            #expect(HTTPHeaderParser.contentLength(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func cacheControlAndExpires() {
         let fresh = HTTPHeaderParser.freshness(cacheControl: "public, max-age=3600, no-cache", expires: "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(fresh.maxAge == 3600 && fresh.noCache && !fresh.noStore)

@@ -31,6 +31,40 @@ public enum HTTPHeaderParser {
         return httpDate(value).map { max(0, $0.timeIntervalSince(now)) }
     }
 
+    /// One line of a response's header block, as libcurl hands it over.
+    public enum HeaderLine: Hashable, Sendable {
+        /// `HTTP/…`: a new response begins (after a redirect or `100 Continue`).
+        case statusLine
+        /// `Name: value`, the name lowercased, the value without surrounding blanks.
+        case field(name: String, value: String)
+        /// Anything else: the blank line that ends the block, or a malformed line.
+        case other
+    }
+
+    /// Parses one header line from raw bytes (no Foundation trimming: this runs per line
+    /// of every response, and its input comes straight from the network).
+    public static func headerLine(_ line: UnsafeRawBufferPointer) -> HeaderLine {
+        let bytes = line.bindMemory(to: UInt8.self)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var end = bytes.count
+        while end > 0 && isSpace(bytes[end - 1]) { end -= 1 }
+        if end >= 5 && bytes[0] == 0x48 && bytes[1] == 0x54 && bytes[2] == 0x54 && bytes[3] == 0x50 && bytes[4] == 0x2F {  // HTTP/
+            return .statusLine
+        }
+        guard let colon = bytes[0..<end].firstIndex(of: 0x3A), colon > 0 else { return .other }
+        var valueStart = colon + 1
+        while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
+        let name = String(decoding: bytes[0..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
+        return .field(name: name, value: value)
+    }
+
+    /// `Content-Length` as a byte count: ASCII digits only (no sign, no blanks), within Int64.
+    public static func contentLength(_ value: String?) -> Int64? {
+        guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(value)
+    }
+
     /// An IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT`.
     public static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()

@@ -41,25 +41,17 @@ final class Transfer: @unchecked Sendable {
     var errorMessage: String { String(cString: errorBuffer) }
 
     /// A header line, as raw bytes: a status line starts a new block (a redirect, or
-    /// 100 Continue). Parsed on bytes: Foundation's trimming cost more than the transfer.
+    /// 100 Continue).
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        let bytes = line.bindMemory(to: UInt8.self)
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
-        var end = bytes.count
-        while end > 0 && isSpace(bytes[end - 1]) { end -= 1 }
-        if end >= 5 && bytes[0] == 0x48 && bytes[1] == 0x54 && bytes[2] == 0x54 && bytes[3] == 0x50 && bytes[4] == 0x2F {  // HTTP/
+        switch HTTPHeaderParser.headerLine(line) {
+        case .statusLine:
             headers = [:]
             expectedLength = nil
-            return true
-        }
-        guard let colon = bytes[0..<end].firstIndex(of: 0x3A) else { return true }
-        var valueStart = colon + 1
-        while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
-        let name = String(decoding: bytes[0..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
-        headers[name] = value
-        if name == "content-length", let length = Int64(value) {
+        case .field(let name, let value):
+            headers[name] = value
+            guard name == "content-length" else { return true }
+            guard let length = HTTPHeaderParser.contentLength(value) else { return true }
             expectedLength = length
             // Refuse at once what the server announces as too large; a redirect's own body
             // length does not count, but its final response's does.
@@ -68,6 +60,8 @@ final class Transfer: @unchecked Sendable {
                 return false
             }
             if length <= limit { body.reserve(Int(length)) }  // one block, not a doubling series
+        case .other:
+            break
         }
         return true
     }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each, seeded from ../shared/corpus (or $OSPREY_CORPUS)
+# and Fuzz/Seeds. Working corpora and crash artifacts stay under Fuzz/.build.
+# usage: Fuzz/Scripts/run.sh BUILD_DIR SECONDS [TARGET...]
+set -euo pipefail
+build=$1; seconds=$2; shift 2
+here=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzExif FuzzHeaders)
+work=$here/.build/fuzz-work
+mkdir -p "$work/artifacts"
+
+seeds() {
+    case $1 in
+        FuzzFormat) echo "$corpus/jpeg $corpus/pngsuite $corpus/webp" ;;
+        FuzzJPEG) echo "$corpus/jpeg $corpus/exif-orientation" ;;
+        FuzzPNG) echo "$corpus/pngsuite" ;;
+        FuzzWebP) echo "$corpus/webp" ;;
+        FuzzExif) echo "$work/exif-seeds" ;;
+        FuzzHeaders) echo "$here/Seeds/headers" ;;
+    esac
+}
+
+# EXIF payloads (the APP1 segments after "Exif\0\0") cut from the orientation examples.
+mkdir -p "$work/exif-seeds"
+python3 - "$corpus/exif-orientation" "$work/exif-seeds" <<'PY'
+import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+for root, _, files in os.walk(src):
+    for name in files:
+        data = open(os.path.join(root, name), "rb").read()
+        at = data.find(b"\xff\xe1")
+        if at < 0: continue
+        length = int.from_bytes(data[at + 2:at + 4], "big")
+        open(os.path.join(dst, name + ".app1"), "wb").write(data[at + 4:at + 2 + length])
+PY
+
+status=0
+for target in "${targets[@]}"; do
+    mkdir -p "$work/corpus/$target"
+    echo "fuzz: $target for ${seconds}s"
+    # shellcheck disable=SC2046
+    if ! "$build/$target" "$work/corpus/$target" $(seeds "$target") -max_total_time="$seconds" -max_len=262144 \
+        -rss_limit_mb=3072 -timeout=20 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" \
+        >"$work/$target.log" 2>&1; then
+        echo "fuzz: $target FOUND A CRASH — see $work/$target.log and $work/artifacts/"
+        status=1
+    fi
+    grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$work/$target.log" | sed "s/^/  /"
+done
+exit $status

@@ -1,0 +1,21 @@
+// Fuzzes the JPEG decoder, at full size and at a target size the input's length picks (so seeds stay intact).
+import Foundation
+import OspreyCodec
+import OspreyDomain
+
+/// Small limits keep each run quick; what matters is that no input crashes or overreads.
+let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputBytes: 64_000_000))
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let choice = count & 0xFF
+    let data = Data(bytes: bytes, count: count)
+    let options = choice % 3 == 0 ? DecodingOptions()
+        : DecodingOptions(targetSize: PixelSize(width: 1 + choice, height: 1 + (choice * 7) % 200), contentMode: choice % 2 == 0 ? .fit : .fill)
+    _ = try? FormatDetector.decodableFormat(data.prefix(64), expecting: .jpeg)
+    if let image = try? codec.decode(.data(data), options: options) {
+        precondition(image.pixels.count == image.bytesPerRow * image.height)
+        if let target = options.targetSize { precondition(image.width <= max(target.width, target.height) * 2 + 8) }
+    }
+    return 0
+}
