@@ -23,18 +23,16 @@ public struct ImageBatchLoader: Sendable {
         let provider = provider
         return await withTaskGroup(of: (Int, Result<ImageResponse, any Error>).self) { group in
             var results = [Result<ImageResponse, any Error>?](repeating: nil, count: requests.count)
-            var next = 0
-            func add() {
-                let (index, request) = (next, requests[next])
-                next += 1
-                group.addTask {
-                    do { return (index, .success(try await provider.image(for: request))) } catch { return (index, .failure(error)) }
-                }
+            var pending = requests.enumerated().makeIterator()
+            for _ in 0..<maxConcurrentLoads {
+                guard let (index, request) = pending.next() else { break }
+                group.addTask { await Self.result(of: request, at: index, from: provider) }
             }
-            while next < min(maxConcurrentLoads, requests.count) { add() }
             while let (index, result) = await group.next() {
                 results[index] = result
-                if next < requests.count { add() }
+                if let (next, request) = pending.next() {
+                    group.addTask { await Self.result(of: request, at: next, from: provider) }
+                }
             }
             return results.map { $0 ?? .failure(CancellationError()) }
         }
@@ -46,23 +44,32 @@ public struct ImageBatchLoader: Sendable {
         let provider = provider
         return try await withThrowingTaskGroup(of: (Int, ImageResponse).self) { group in
             var responses = [ImageResponse?](repeating: nil, count: requests.count)
-            var next = 0
-            func add() {
-                let (index, request) = (next, requests[next])
-                next += 1
+            var pending = requests.enumerated().makeIterator()
+            for _ in 0..<maxConcurrentLoads {
+                guard let (index, request) = pending.next() else { break }
                 group.addTask { (index, try await provider.image(for: request)) }
             }
-            while next < min(maxConcurrentLoads, requests.count) { add() }
             do {
                 while let (index, response) = try await group.next() {
                     responses[index] = response
-                    if next < requests.count { add() }
+                    if let (next, request) = pending.next() {
+                        group.addTask { (next, try await provider.image(for: request)) }
+                    }
                 }
             } catch {
                 group.cancelAll()
                 throw error
             }
             return responses.map { $0! }
+        }
+    }
+
+    private static func result(of request: ImageRequest, at index: Int, from provider: any ImageProviding) async
+        -> (Int, Result<ImageResponse, any Error>) {
+        do {
+            return (index, .success(try await provider.image(for: request)))
+        } catch {
+            return (index, .failure(error))
         }
     }
 }

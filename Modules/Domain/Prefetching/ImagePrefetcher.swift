@@ -82,15 +82,17 @@ public final class ImagePrefetcher: Sendable {
     private func run(_ requests: [ImageRequest], report: @Sendable (Progress) -> Void) async {
         var progress = Progress(total: requests.count)
         report(progress)
+        let priority = priority
+        var pending = requests.lazy.map { request in
+            var request = request
+            request.priority = priority
+            return request
+        }.makeIterator()
         await withTaskGroup(of: Outcome.self) { group in
-            var next = 0
-            func add() {
-                var request = requests[next]
-                next += 1
-                request.priority = priority
+            for _ in 0..<maxConcurrentLoads {
+                guard let request = pending.next() else { break }
                 group.addTask { await self.load(request) }
             }
-            while next < min(maxConcurrentLoads, requests.count) { add() }
             while let outcome = await group.next() {
                 switch outcome {
                 case .completed: progress.completed += 1
@@ -98,7 +100,7 @@ public final class ImagePrefetcher: Sendable {
                 case .skipped: progress.skipped += 1
                 }
                 report(progress)
-                if next < requests.count && !Task.isCancelled { add() }
+                if !Task.isCancelled, let request = pending.next() { group.addTask { await self.load(request) } }
             }
         }
     }
