@@ -242,9 +242,21 @@ struct HTTPHeaderParserTests {
         #expect(parse("Content-Type:  image/png \r\n") == .field(name: "content-type", value: "image/png"))
         #expect(parse("ETag:\r\n") == .field(name: "etag", value: ""))
         #expect(parse(": no name\r\n") == .other && parse("\r\n") == .other && parse("garbage") == .other)
+        #expect(parse("Conte\u{3BC}t: x\r\n") == .other && parse("Bad Name: x\r\n") == .other, "names are tokens")
         #expect(HTTPHeaderParser.contentLength("1234") == 1234)
         for bad in ["-1", "+5", " 5", "5 ", "", "99999999999999999999", "0x10"] {
             #expect(HTTPHeaderParser.contentLength(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Inputs the fuzzer found (`make fuzz`), kept so they stay fixed.
+    @Test("Fuzzer finds stay fixed", arguments: FuzzRegressions.files("FuzzHeaders"))
+    func fuzzRegressions(_ file: URL) throws {
+        let data = try Data(contentsOf: file)
+        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if case .field(let name, _) = Array(line).withUnsafeBytes({ HTTPHeaderParser.headerLine($0) }) {
+                #expect(!name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }, "\(name)")
+            }
         }
     }
 

@@ -13,7 +13,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     for index in 0...count where index == count || raw[index] == 0x0A {
         let line = UnsafeRawBufferPointer(rebasing: raw[start..<index])
         if case .field(let name, let value) = HTTPHeaderParser.headerLine(line) {
-            precondition(name == name.lowercased())
+            // A name is a lowercase token: ASCII letters, digits and a few marks only.
+            precondition(!name.isEmpty && name.utf8.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) && $0 > 0x20 && $0 != 0x3A })
             fields[name] = value
         }
         start = min(index + 1, count)
@@ -24,4 +25,20 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let length = HTTPHeaderParser.contentLength(fields["content-length"]) { precondition(length >= 0) }
     _ = ResponseMetadata(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, headers: fields, freshness: freshness).validators
     return 0
+}
+
+// SwiftPM links an executable's entry point as `FuzzHeaders_main`; hand control to libFuzzer's driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@_cdecl("FuzzHeaders_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, size in
+        fuzz(bytes ?? UnsafePointer(bitPattern: 1)!, size)
+    }
 }

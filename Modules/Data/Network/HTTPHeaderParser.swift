@@ -51,12 +51,24 @@ public enum HTTPHeaderParser {
         if end >= 5 && bytes[0] == 0x48 && bytes[1] == 0x54 && bytes[2] == 0x54 && bytes[3] == 0x50 && bytes[4] == 0x2F {  // HTTP/
             return .statusLine
         }
-        guard let colon = bytes[0..<end].firstIndex(of: 0x3A), colon > 0 else { return .other }
+        // A field name is a token (RFC 9110): anything else makes the line malformed.
+        guard let colon = bytes[0..<end].firstIndex(of: 0x3A), colon > 0, bytes[0..<colon].allSatisfy(isTokenByte) else { return .other }
         var valueStart = colon + 1
         while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
         let name = String(decoding: bytes[0..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
         return .field(name: name, value: value)
+    }
+
+    /// A `tchar` of RFC 9110: letters, digits and ``!#$%&'*+-.^_`|~``.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 
     /// `Content-Length` as a byte count: ASCII digits only (no sign, no blanks), within Int64.
