@@ -15,7 +15,14 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = try? FormatDetector.decodableFormat(data.prefix(64), expecting: .webp)
     if let image = try? codec.decode(.data(data), options: options) {
         precondition(image.pixels.count == image.bytesPerRow * image.height)
-        if let target = options.targetSize { precondition(image.width <= max(target.width, target.height) * 2 + 8) }
+        // fit stays inside the target; fill covers it, so one side at least is the target's.
+        if let target = options.targetSize {
+            if options.contentMode == .fit {
+                precondition(image.width <= target.width + 1 && image.height <= target.height + 1)
+            } else {
+                precondition(image.width <= target.width + 1 || image.height <= target.height + 1)
+            }
+        }
     }
     return 0
 }

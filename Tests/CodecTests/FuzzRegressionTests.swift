@@ -1,0 +1,41 @@
+import Foundation
+import OspreyCodec
+import OspreyDomain
+import OspreyTesting
+import Testing
+
+/// Inputs `make fuzz` stopped on, run the way their fuzz target runs them (options picked by
+/// the input's length), with the same checks.
+@Suite("Fuzzer finds")
+struct FuzzRegressionTests {
+    static let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputBytes: 64_000_000))
+
+    static var decoderInputs: [URL] {
+        ["FuzzFormat", "FuzzJPEG", "FuzzPNG", "FuzzWebP"].flatMap(FuzzRegressions.files)
+    }
+
+    @Test("Decoding a fuzzer's find is an image of the right size or a typed error", arguments: decoderInputs)
+    func decoderFind(_ file: URL) throws {
+        let data = try Data(contentsOf: file)
+        let choice = data.count & 0xFF
+        let options = choice % 3 == 0 ? DecodingOptions()
+            : DecodingOptions(targetSize: PixelSize(width: 1 + choice, height: 1 + (choice * 7) % 200), contentMode: choice % 2 == 0 ? .fit : .fill)
+        _ = FormatDetector.detect(data)
+        guard let image = try? Self.codec.decode(.data(data), options: options) else { return }
+        #expect(image.pixels.count == image.bytesPerRow * image.height)
+        if let target = options.targetSize {
+            let info = try Self.codec.info(.data(data))
+            let expected = options.outputSize(for: PixelSize(width: info.width, height: info.height))
+            #expect(abs(image.width - expected.width) <= 1 && abs(image.height - expected.height) <= 1,
+                    "\(image.size) for \(target) \(options.contentMode) of \(info.width)x\(info.height)")
+        }
+    }
+
+    @Test func theWebPFindIsAWideImageFilledToCoverItsTarget() throws {
+        let file = try #require(FuzzRegressions.files("FuzzWebP").first { $0.lastPathComponent.hasPrefix("crash-b7e48b2b") })
+        let image = try Self.codec.decode(.data(try Data(contentsOf: file)), options: DecodingOptions(
+            targetSize: PixelSize(width: 68, height: 70), contentMode: .fill))
+        // 336×80 covering 68×70 is 294×70: wider than the target, as fill means.
+        #expect(image.size == PixelSize(width: 294, height: 70))
+    }
+}
