@@ -31,6 +31,22 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("An EXIF find gives an orientation from 1 to 8 or none", arguments: FuzzRegressions.files("FuzzExif"))
+    func exifFind(_ file: URL) throws {
+        let payload = try Data(contentsOf: file)
+        if let orientation = ExifReader.orientation(in: payload) { #expect((1...8).contains(orientation)) }
+    }
+
+    @Test func anOrientationTagOutOfRangeIsIgnored() {
+        // II*\0, IFD at 8, one entry: tag 0x0112, SHORT, count 1, value 0x6DFF.
+        let payload: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 0xFF, 0x6D, 0, 0, 0, 0, 0, 0]
+        #expect(ExifReader.orientation(in: payload) == nil)
+        var valid = payload
+        valid[18] = 6
+        valid[19] = 0
+        #expect(ExifReader.orientation(in: valid) == 6)
+    }
+
     @Test func theWebPFindIsAWideImageFilledToCoverItsTarget() throws {
         let file = try #require(FuzzRegressions.files("FuzzWebP").first { $0.lastPathComponent.hasPrefix("crash-b7e48b2b") })
         let image = try Self.codec.decode(.data(try Data(contentsOf: file)), options: DecodingOptions(

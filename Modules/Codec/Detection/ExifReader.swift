@@ -28,11 +28,14 @@ public enum ExifReader {
             guard let tag = u16(at) else { return nil }
             if tag == 0x0112 {
                 guard let type = u16(at + 2) else { return nil }
+                let value: Int?
                 switch type {
-                case 3: return u16(at + 8)          // SHORT, stored in the value field
-                case 4: return u32(at + 8)          // LONG, seen from some writers
-                default: return nil
+                case 3: value = u16(at + 8)          // SHORT, stored in the value field
+                case 4: value = u32(at + 8)          // LONG, seen from some writers
+                default: value = nil
                 }
+                // Only the eight orientations exist; any other number is a broken tag.
+                return value.flatMap { (1...8).contains($0) ? $0 : nil }
             }
         }
         return nil
