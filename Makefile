@@ -13,7 +13,7 @@ DEMO_PORT ?= 8080
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
-.PHONY: help setup build test demo bench docs fuzz clean
+.PHONY: help setup build test test-tsan test-asan demo bench docs fuzz clean
 
 # libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS by `make fuzz`.
 FUZZ_SECONDS ?= 60
@@ -50,6 +50,16 @@ demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-
 	$(SWIFT) build -c release --product osprey-demo
 	.build/release/osprey-demo --host 127.0.0.1 --port $(DEMO_PORT)
 
+# The suite under the sanitizers, each in its own build folder so the normal build stays.
+# Not in CI yet: see Docs/SECURITY.md ("Sanitizers") for what they report today.
+test-tsan: setup ## The test suite under ThreadSanitizer (build folder .build-tsan)
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --disable-xctest --skip-build --sanitize=thread --scratch-path .build-tsan
+
+test-asan: setup ## The test suite under AddressSanitizer and LeakSanitizer (build folder .build-asan)
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan
+
 docs: setup ## Build the DocC documentation of every module into .build/docs (no warnings allowed)
 	@mkdir -p $(DOCS_OUT); for target in $(DOC_TARGETS); do \
 		echo "docs: $$target"; \
@@ -76,4 +86,4 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
 
 clean: ## Remove build output
-	rm -rf .build
+	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build
