@@ -204,9 +204,15 @@ let package = Package(
             path: "Tests/NetworkTests",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "SoakRunner",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Tests/SoakRunner",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Osprey", "OspreyTesting", "osprey"],
+            dependencies: ["Osprey", "OspreyTesting", "osprey", "SoakRunner"],
             path: "Tests/EndToEndTests",
             swiftSettings: swiftSettings
         ),
