@@ -45,6 +45,8 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	$(SWIFT) build -c release --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
+	@# The soak runs alone: its load on both cores would starve the suite's time bounds.
+	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
 
 demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
 	$(SWIFT) build -c release --product osprey-demo
