@@ -11,7 +11,7 @@ let osprey = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
         name: name,
-        dependencies: products.map { .product(name: $0, package: osprey) },
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: osprey) },
         swiftSettings: [.swiftLanguageMode(.v6)]
     )
 }
@@ -21,10 +21,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
-        fuzzTarget("FuzzFormat", ["OspreyCodec", "OspreyDomain"]),
-        fuzzTarget("FuzzJPEG", ["OspreyCodec", "OspreyDomain"]),
-        fuzzTarget("FuzzPNG", ["OspreyCodec", "OspreyDomain"]),
-        fuzzTarget("FuzzWebP", ["OspreyCodec", "OspreyDomain"]),
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "OspreyCodec", package: osprey), .product(name: "OspreyDomain", package: osprey)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        fuzzTarget("FuzzFormat", []),
+        fuzzTarget("FuzzJPEG", []),
+        fuzzTarget("FuzzPNG", []),
+        fuzzTarget("FuzzWebP", []),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),
     ]

@@ -1,11 +1,21 @@
 // Fuzzes the parsing of HTTP response headers: raw header lines as libcurl hands them over,
 // then Cache-Control, Expires, Retry-After, ETag and Content-Length values.
 import Foundation
+import FuzzSupport
 import OspreyDomain
 import OspreyNetwork
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+@_cdecl("FuzzHeaders_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { bytes, count in
+        guard let bytes else { return 0 }
+        headerBlock(bytes, count)
+        return 0
+    }
+}
+
+/// Splits the input into lines as a server's header block would arrive, and parses them.
+func headerBlock(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
     let raw = UnsafeRawBufferPointer(start: bytes, count: count)
     var fields: [String: String] = [:]
     var start = 0
@@ -24,21 +34,4 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let retry = HTTPHeaderParser.retryAfter(fields["retry-after"]) { precondition(retry >= 0) }
     if let length = HTTPHeaderParser.contentLength(fields["content-length"]) { precondition(length >= 0) }
     _ = ResponseMetadata(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, headers: fields, freshness: freshness).validators
-    return 0
-}
-
-// SwiftPM links an executable's entry point as `FuzzHeaders_main`; hand control to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-@_cdecl("FuzzHeaders_main")
-public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { bytes, size in
-        fuzz(bytes ?? UnsafePointer(bitPattern: 1)!, size)
-    }
 }

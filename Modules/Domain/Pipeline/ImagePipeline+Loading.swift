@@ -4,7 +4,7 @@ extension ImagePipeline {
     /// The work one shared image load does: find the bytes, decode, process, fill the caches.
     func load(_ request: ImageRequest, keys: (image: CacheKey, data: CacheKey)) async throws -> LoadedImage {
         // Another load may have filled memory since the caller looked.
-        if let image = cachedImage(for: request) { return LoadedImage(image: image, tier: .memory) }
+        if let image = cachedImage(for: request, key: keys.image) { return LoadedImage(image: image, tier: .memory) }
         let url: URL
         switch request.source {
         case .file(let path):

@@ -37,10 +37,10 @@ public final class ImagePipeline: ImageProviding {
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = ContinuousClock.now
         try Task.checkCancellation()
-        if let image = cachedImage(for: request) {
+        let keys = keys(for: request)
+        if let image = cachedImage(for: request, key: keys.image) {
             return ImageResponse(image: image, tier: .memory, duration: .now - start)
         }
-        let keys = keys(for: request)
         let loaded = try await imageLoads.value(for: ImageLoadKey(keys: keys, request: request, storage: storage(for: request)),
                                                 priority: request.priority.taskPriority) {
             // A load holds its slot from the disk lookup to the decoded image, so downloads
@@ -52,8 +52,13 @@ public final class ImagePipeline: ImageProviding {
 
     /// The processed image for `request` if the memory cache holds it.
     public func cachedImage(for request: ImageRequest) -> Image? {
+        cachedImage(for: request, key: keys(for: request).image)
+    }
+
+    /// The memory cache's image under `key`, unless `request` skips memory reads.
+    func cachedImage(for request: ImageRequest, key: CacheKey) -> Image? {
         guard !request.options.contains(.disableMemoryCacheReads) else { return nil }
-        return configuration.imageCache?.image(for: keys(for: request).image)
+        return configuration.imageCache?.image(for: key)
     }
 
     /// The keys `request` is cached under in this pipeline (its URL normalised by
