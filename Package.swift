@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
         .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
         .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
+        .library(name: "OspreyRedisCache", targets: ["OspreyRedisCache"]),
         .library(name: "Osprey", targets: ["Osprey"]),
         .executable(name: "osprey", targets: ["osprey"]),
         .executable(name: "osprey-demo", targets: ["osprey-demo"]),
@@ -54,6 +55,9 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
+        // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
+        .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
         // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C.
         .target(
@@ -124,11 +128,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: RedisCache — the shared tier a fleet puts behind its disk caches (hiredis).
+        .target(
+            name: "OspreyRedisCache",
+            dependencies: ["OspreyDomain", "CHiredis", logging],
+            path: "Modules/Data/RedisCache",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Osprey — the umbrella: re-exports and the default wiring.
         .target(
             name: "Osprey",
             dependencies: ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache",
-                           "OspreyDiskCache", "OspreyNetwork", logging],
+                           "OspreyDiskCache", "OspreyNetwork", "OspreyRedisCache", logging],
             path: "Modules/Osprey",
             swiftSettings: swiftSettings
         ),
@@ -137,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "osprey",
             dependencies: ["Osprey", "OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
-                           "OspreyNetwork", argumentParser],
+                           "OspreyNetwork", "OspreyRedisCache", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),
@@ -202,6 +214,12 @@ let package = Package(
             name: "NetworkTests",
             dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "osprey"],
             path: "Tests/NetworkTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RedisCacheTests",
+            dependencies: ["OspreyRedisCache", "OspreyDomain", "OspreyTesting"],
+            path: "Tests/RedisCacheTests",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

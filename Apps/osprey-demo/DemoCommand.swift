@@ -27,6 +27,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-demo/cache).") var cacheDir: String?
     @Option(help: "The disk cache's limit in megabytes.") var diskLimitMB = 256
     @Option(help: "The memory cache's limit in megabytes.") var memoryLimitMB = 128
+    @Option(help: "A cache shared with the other instances of a fleet: redis://HOST[:PORT][/DB] (or $OSPREY_DEMO_SHARED_CACHE).")
+    var sharedCache: String?
     @Option(help: "Another origin /thumb may fetch from (scheme://host:port); repeat for more.") var allowOrigin: [String] = []
 
     static func environment(_ name: String) -> String? {
@@ -58,6 +60,9 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskLimitMB * 1_000_000,
                                                 memoryLimit: memoryLimitMB * 1_000_000)
         configuration.network.maxRedirects = 0  // a redirect could lead anywhere: never followed
+        if let shared = sharedCache ?? Self.environment("OSPREY_DEMO_SHARED_CACHE") {
+            configuration.sharedCache = try RedisDataCache.Configuration(url: shared)
+        }
         let parts = try configuration.makeParts()
         let allowed = [origin.baseURL] + allowOrigin.compactMap { URL(string: $0) }
         let server = DemoServer(pipeline: parts.pipeline, memory: parts.memory!, disk: parts.disk!, origin: origin,

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Osprey
-import Synchronization
 
 /// The demo's routes: the gallery page, `/thumb`, the four-cut card, the origin, and the
 /// cache buttons.
@@ -13,7 +12,7 @@ final class DemoServer: Sendable {
     let policy: OriginPolicy
     let limits: (diskMB: Int, memoryMB: Int)
     /// Thumbnails served per tier since start, for the cache panel.
-    let tierCounts = Mutex<[ImageResponse.Tier: Int]>([:])
+    let tierCounts = Locked<[ImageResponse.Tier: Int]>([:])
 
     /// Target sizes the page offers; `/thumb` takes any from 1 to `maxSide`.
     static let sizes = [120, 200, 320]

@@ -42,7 +42,7 @@ extension DemoServer {
             figure { margin: 0; background: #fff; padding: 6px; border-radius: 6px; box-shadow: 0 1px 3px #0002; }
             figcaption { font-size: 12px; margin-top: 4px; }
             .tier { padding: 1px 5px; border-radius: 3px; color: #fff; background: #888; }
-            .tier.network { background: #c0392b; } .tier.disk { background: #d68910; } .tier.memory { background: #1e8449; }
+            .tier.network { background: #c0392b; } .tier.shared { background: #7d3c98; } .tier.disk { background: #d68910; } .tier.memory { background: #1e8449; }
             table { border-collapse: collapse; margin: 8px 0 16px; } td, th { padding: 3px 10px; border-bottom: 1px solid #ddd; text-align: left; }
             form.inline { display: inline; }
             </style></head>

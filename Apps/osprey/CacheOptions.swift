@@ -15,6 +15,9 @@ struct CacheOptions: ParsableArguments {
     @Option(help: "The memory cache's cost limit, such as 64MB (default: the lesser of 512 MB and 20% of memory).")
     var memoryLimit: ByteSizeArgument?
 
+    @Option(help: "A cache shared by a fleet, behind the disk cache: redis://HOST[:PORT][/DB] (default: none).")
+    var sharedCache: String?
+
     var directory: URL {
         if let cacheDir { return URL(fileURLWithPath: cacheDir, isDirectory: true) }
         if let env = ProcessInfo.processInfo.environment["OSPREY_CACHE_DIR"], !env.isEmpty { return URL(fileURLWithPath: env, isDirectory: true) }
@@ -37,6 +40,14 @@ struct CacheOptions: ParsableArguments {
         if let diskLimit { configuration.diskLimit = diskLimit.bytes }
         if let memoryLimit { configuration.memoryLimit = memoryLimit.bytes }
         configuration.network.maxConcurrentTransfers = maxConcurrentTransfers
+        if let sharedCache {
+            do {
+                configuration.sharedCache = try RedisDataCache.Configuration(url: sharedCache)
+            } catch {
+                ExitStatus.printError("\(error)")
+                throw ExitStatus.usage
+            }
+        }
         do {
             return try configuration.makePipeline()
         } catch {

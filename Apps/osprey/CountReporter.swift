@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import OspreyDomain
 
 /// Progress of counted work on stderr: a redrawn bar on a terminal, a plain line per
 /// tenth otherwise. Safe to call from concurrent tasks.
 final class CountReporter: Sendable {
     private let terminal = isatty(STDERR_FILENO) == 1
     private let label: String
-    private let state = Mutex((done: 0, lastStep: -1))
+    private let state = Locked((done: 0, lastStep: -1))
 
     init(label: String) { self.label = label }
 

@@ -1,11 +1,10 @@
 import Foundation
 import OspreyDomain
-import Synchronization
 
 /// Progress on stderr: a redrawn bar on a terminal, a plain line per tenth otherwise.
 final class ProgressReporter: Sendable {
     private let terminal = isatty(STDERR_FILENO) == 1
-    private let lastStep = Mutex(-1)
+    private let lastStep = Locked(-1)
 
     func report(_ progress: TransferProgress) {
         let step = Int((progress.fraction ?? 0) * 10)

@@ -7,3 +7,4 @@
 @_exported import OspreyNetwork
 @_exported import OspreyPixels
 @_exported import OspreyProcessing
+@_exported import OspreyRedisCache

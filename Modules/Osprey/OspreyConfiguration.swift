@@ -5,6 +5,7 @@ import OspreyDiskCache
 import OspreyDomain
 import OspreyMemoryCache
 import OspreyNetwork
+import OspreyRedisCache
 
 /// Everything a ready pipeline needs, with defaults a Kingfisher or Nuke user would expect:
 /// a memory cache (the lesser of 512 MB and 20% of memory), a 256 MB disk cache in the XDG
@@ -34,6 +35,10 @@ public struct OspreyConfiguration: Sendable {
     public var decodingLimits: DecodingLimits
     /// Decodes and processing runs at once (default: one per core).
     public var maxConcurrentDecodes: Int
+    /// A cache the machines of a fleet share, behind the disk cache (default: none). With it,
+    /// the data cache is a `TieredDataCache`: disk, then Redis, then the network; responses
+    /// from it report the `shared` tier.
+    public var sharedCache: RedisDataCache.Configuration?
     /// Where the pipeline reports problems it works around.
     public var logger: Logger
 
@@ -47,6 +52,7 @@ public struct OspreyConfiguration: Sendable {
         network: CurlDataLoader.Configuration = CurlDataLoader.Configuration(),
         decodingLimits: DecodingLimits = .default,
         maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+        sharedCache: RedisDataCache.Configuration? = nil,
         logger: Logger = Logger(label: "osprey")
     ) {
         self.cacheDirectory = cacheDirectory
@@ -57,6 +63,7 @@ public struct OspreyConfiguration: Sendable {
         self.network = network
         self.decodingLimits = decodingLimits
         self.maxConcurrentDecodes = maxConcurrentDecodes
+        self.sharedCache = sharedCache
         self.logger = logger
     }
 
@@ -71,8 +78,13 @@ public struct OspreyConfiguration: Sendable {
         let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
         let disk = try cacheDirectory.map { try DiskCache(configuration: .init(directory: $0, sizeLimit: diskLimit)) }
         let codec = ImageCodec(limits: decodingLimits)
+        var dataCache: (any DataCaching)? = disk
+        if let sharedCache {
+            let shared = RedisDataCache(configuration: sharedCache, logger: logger)
+            dataCache = disk.map { TieredDataCache(local: $0, shared: shared, logger: logger) } ?? shared
+        }
         let pipeline = ImagePipeline(configuration: .init(
-            dataLoader: CurlDataLoader(configuration: network), decoder: codec, imageCache: memory, dataCache: disk,
+            dataLoader: CurlDataLoader(configuration: network), decoder: codec, imageCache: memory, dataCache: dataCache,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger

@@ -11,14 +11,14 @@ final class DemoProcess {
 
     static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
-    init(port: Int? = nil) throws {
+    init(port: Int? = nil, arguments: [String] = []) throws {
         self.port = try port ?? Self.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("demo.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Self.buildFolder.appendingPathComponent("osprey-demo")
-        process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path]
+        process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
         process.environment = environment
@@ -26,7 +26,7 @@ final class DemoProcess {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
         while (try? get("/stats.json")) == nil {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 throw DemoError.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "")

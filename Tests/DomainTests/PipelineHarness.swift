@@ -41,7 +41,7 @@ struct PipelineHarness {
 
     /// Waits until `count` callers wait on `request`'s shared load.
     func waitForCallers(_ count: Int, on request: ImageRequest) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(60))
         while await pipeline.waitingCallers(for: request) < count {
             guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("\(count) callers") }
             try await Task.sleep(for: .milliseconds(2))
@@ -50,7 +50,7 @@ struct PipelineHarness {
 
     /// Waits until the loader has been asked `count` times.
     func waitForLoads(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(60))
         while loader.loadCount < count {
             guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("\(count) loads") }
             try await Task.sleep(for: .milliseconds(2))

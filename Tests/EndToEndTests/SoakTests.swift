@@ -24,13 +24,14 @@ struct SoakTests {
               + "(\(Int(Double(report.requests) / report.seconds)) requests/s), \(report.failed) failed as expected, "
               + "\(report.variants) variants, \(report.downloads) downloads, disk peak \(report.diskPeak) of \(report.diskLimit), "
               + "process peak \(outcome.peakMemory / 1_000_000) MB")
-        #expect(report.requests >= 19_900)
+        let asked = Int(ProcessInfo.processInfo.environment["OSPREY_SOAK_REQUESTS"] ?? "") ?? 20_000
+        #expect(report.requests >= asked / 64 * 64, "every caller finished its share of \(asked)")
         #expect(report.unexpected == 0, "every request either loaded or failed with its 404")
         #expect(report.failed > report.requests / 20 && report.failed < report.requests / 5, "about one in ten failed")
         #expect(report.mismatched == 0, "every variant matches a single-threaded decode")
         #expect(report.diskPeak <= report.diskLimit, "the disk cache never passed its limit")
         // The whole process: the memory cache's limit plus a stated overhead of 150 MB for the
         // runtime, the loader, the loads in flight, the test server's threads and allocator slack.
-        #expect(outcome.peakMemory <= report.memoryLimit + 150_000_000, "process peak \(outcome.peakMemory)")
+        #expect(outcome.peakMemory <= report.memoryLimit + 150_000_000 + Sanitizer.memoryOverhead, "process peak \(outcome.peakMemory)")
     }
 }

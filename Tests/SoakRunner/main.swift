@@ -4,10 +4,10 @@
 import Foundation
 import Osprey
 import OspreyTesting
-import Synchronization
 
 enum Soak {
-    static let requests = 20_000
+    /// 20,000 unless `OSPREY_SOAK_REQUESTS` says otherwise (`make test-asan` runs a shorter soak).
+    static let requests = Int(ProcessInfo.processInfo.environment["OSPREY_SOAK_REQUESTS"] ?? "") ?? 20_000
     static let callers = 64
     static let sources = 120
     static let sizes = [24, 40, 64, 96, 128, 160]
@@ -51,78 +51,88 @@ struct Report: Codable {
 }
 
 
-let server = try TestHTTPServer()
-let bodies = (0..<Soak.sources).map(Soak.source)
-for (i, body) in bodies.enumerated() { server.serve("img-\(i).jpg", body, contentType: "image/jpeg") }
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-soak-\(UUID().uuidString)")
-var configuration = OspreyConfiguration(cacheDirectory: folder, diskLimit: Soak.diskLimit, memoryLimit: Soak.memoryLimit)
-configuration.network.maxRetries = 0
-let (pipeline, _, disk) = try configuration.makeParts()
-let diskCache = disk!
+/// Runs the soak and returns what it measured. Everything it made is released when it
+/// returns, so LeakSanitizer (`make test-asan`) sees at exit only what was really lost.
+func soak() async throws -> Report {
+    let server = try TestHTTPServer()
+    let bodies = (0..<Soak.sources).map(Soak.source)
+    for (i, body) in bodies.enumerated() { server.serve("img-\(i).jpg", body, contentType: "image/jpeg") }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-soak-\(UUID().uuidString)")
+    var configuration = OspreyConfiguration(cacheDirectory: folder, diskLimit: Soak.diskLimit, memoryLimit: Soak.memoryLimit)
+    configuration.network.maxRetries = 0
+    let (pipeline, _, disk) = try configuration.makeParts()
+    let diskCache = disk!
 
-// Watch the disk's total and the process's memory while the callers run.
-let peaks = Mutex((disk: 0, resident: 0))
-let watcher = Task {
-    while !Task.isCancelled {
-        let bytes = (try? diskCache.statistics().bytes) ?? 0
-        let resident = Soak.residentBytes()
-        peaks.withLock { $0 = (max($0.disk, bytes), max($0.resident, resident)) }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-}
-let start = ContinuousClock.now
-let outcomes = await withTaskGroup(of: ([Soak.Key: Set<UInt64>], Int, Int).self) { group in
-    for caller in 0..<Soak.callers {
-        group.addTask {
-            var generator = SeededGenerator(seed: UInt64(caller + 1))
-            var seen: [Soak.Key: Set<UInt64>] = [:]
-            var failed = 0, unexpected = 0
-            for _ in 0..<(Soak.requests / Soak.callers) {
-                let failing = Int.random(in: 0..<10, using: &generator) == 0
-                let source = Int.random(in: 0..<Soak.sources, using: &generator)
-                let side = Soak.sizes.randomElement(using: &generator)!
-                let mode: ContentMode = Bool.random(using: &generator) ? .fit : .fill
-                let url = server.url(failing ? "/status/404/\(source)" : "/files/img-\(source).jpg")
-                let request = ImageRequest(url: url, targetSize: PixelSize(width: side, height: side), contentMode: mode)
-                do {
-                    let image = try await pipeline.image(for: request).image
-                    if failing { unexpected += 1 }
-                    seen[Soak.Key(source: source, side: side, mode: mode), default: []].insert(Soak.hash(image))
-                } catch ImagePipeline.Error.dataLoadingFailed(.httpStatus(404, _)) where failing {
-                    failed += 1
-                } catch {
-                    unexpected += 1
-                }
-            }
-            return (seen, failed, unexpected)
+    // Watch the disk's total and the process's memory while the callers run.
+    let peaks = Locked((disk: 0, resident: 0))
+    let watcher = Task {
+        while !Task.isCancelled {
+            let bytes = (try? diskCache.statistics().bytes) ?? 0
+            let resident = Soak.residentBytes()
+            peaks.withLock { $0 = (max($0.disk, bytes), max($0.resident, resident)) }
+            try? await Task.sleep(for: .milliseconds(20))
         }
     }
-    var merged: [Soak.Key: Set<UInt64>] = [:]
-    var failed = 0, unexpected = 0
-    for await (seen, f, u) in group {
-        merged.merge(seen) { $0.union($1) }
-        failed += f
-        unexpected += u
+    let start = ContinuousClock.now
+    let outcomes = await withTaskGroup(of: ([Soak.Key: Set<UInt64>], Int, Int).self) { group in
+        for caller in 0..<Soak.callers {
+            group.addTask {
+                var generator = SeededGenerator(seed: UInt64(caller + 1))
+                var seen: [Soak.Key: Set<UInt64>] = [:]
+                var failed = 0, unexpected = 0
+                for _ in 0..<(Soak.requests / Soak.callers) {
+                    let failing = Int.random(in: 0..<10, using: &generator) == 0
+                    let source = Int.random(in: 0..<Soak.sources, using: &generator)
+                    let side = Soak.sizes.randomElement(using: &generator)!
+                    let mode: ContentMode = Bool.random(using: &generator) ? .fit : .fill
+                    let url = server.url(failing ? "/status/404/\(source)" : "/files/img-\(source).jpg")
+                    let request = ImageRequest(url: url, targetSize: PixelSize(width: side, height: side), contentMode: mode)
+                    do {
+                        let image = try await pipeline.image(for: request).image
+                        if failing { unexpected += 1 }
+                        seen[Soak.Key(source: source, side: side, mode: mode), default: []].insert(Soak.hash(image))
+                    } catch ImagePipeline.Error.dataLoadingFailed(.httpStatus(404, _)) where failing {
+                        failed += 1
+                    } catch {
+                        unexpected += 1
+                    }
+                }
+                return (seen, failed, unexpected)
+            }
+        }
+        var merged: [Soak.Key: Set<UInt64>] = [:]
+        var failed = 0, unexpected = 0
+        for await (seen, f, u) in group {
+            merged.merge(seen) { $0.union($1) }
+            failed += f
+            unexpected += u
+        }
+        return (merged, failed, unexpected)
     }
-    return (merged, failed, unexpected)
+    let elapsed = ContinuousClock.now - start
+    watcher.cancel()
+    let (seen, failed, unexpected) = outcomes
+    let total = Soak.requests / Soak.callers * Soak.callers
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let peak = peaks.withLock { $0 }
+    var report = Report(requests: total, failed: failed, unexpected: unexpected, variants: seen.count,
+                        downloads: server.requests.count, seconds: seconds, diskPeak: peak.disk,
+                        diskLimit: Soak.diskLimit, memoryLimit: Soak.memoryLimit, residentPeak: peak.resident)
+    // Every image must match a single-threaded decode of the same source, size and mode.
+    let codec = ImageCodec()
+    for (key, hashes) in seen {
+        let reference = try codec.decode(.data(bodies[key.source]), options: DecodingOptions(
+            targetSize: PixelSize(width: key.side, height: key.side), contentMode: key.mode))
+        if hashes != [Soak.hash(reference)] { report.mismatched += 1 }
+    }
+    server.stop()
+    try? FileManager.default.removeItem(at: folder)
+    return report
 }
-let elapsed = ContinuousClock.now - start
-watcher.cancel()
-let (seen, failed, unexpected) = outcomes
-let total = Soak.requests / Soak.callers * Soak.callers
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-let peak = peaks.withLock { $0 }
-var report = Report(requests: total, failed: failed, unexpected: unexpected, variants: seen.count,
-                    downloads: server.requests.count, seconds: seconds, diskPeak: peak.disk,
-                    diskLimit: Soak.diskLimit, memoryLimit: Soak.memoryLimit, residentPeak: peak.resident)
-// Every image must match a single-threaded decode of the same source, size and mode.
-let codec = ImageCodec()
-for (key, hashes) in seen {
-    let reference = try codec.decode(.data(bodies[key.source]), options: DecodingOptions(
-        targetSize: PixelSize(width: key.side, height: key.side), contentMode: key.mode))
-    if hashes != [Soak.hash(reference)] { report.mismatched += 1 }
+
+do {  // locals, not globals: LeakSanitizer misses some pointers held in globals
+    let report = try await soak()
+    print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 }
-server.stop()
-try? FileManager.default.removeItem(at: folder)
-let json = try JSONEncoder().encode(report)
-print(String(decoding: json, as: UTF8.self))
+// LeakSanitizer ends the process from an exit handler, before stdout's buffer would be written.
+fflush(nil)  // every output stream

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import OspreyDomain
-import Synchronization
 
 extension DiskCache {
     static let columns = "key, file, size, format, width, height, created, accessed, expires, etag, last_modified, fresh_until, source_url"

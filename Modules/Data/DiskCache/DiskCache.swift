@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import OspreyDomain
-import Synchronization
 
 /// Encoded bytes on disk: one file per entry, named by the SHA-256 of its key, indexed by
 /// SQLite (WAL) with its size, format, times, validators and source.
@@ -23,7 +22,7 @@ public final class DiskCache: DataCaching {
     let policy: CompositeCachePolicy
     let clock: any Clock
     let logger: Logger
-    let state: Mutex<State>
+    let state: Locked<State>
     let paths: Paths
 
     struct State: Sendable {
@@ -47,7 +46,7 @@ public final class DiskCache: DataCaching {
         self.logger = logger
         paths = Paths(root: configuration.directory)
         let database = try Self.openIndex(paths: paths, rebuildingIfDamaged: configuration.repairsAtOpen, logger: logger)
-        state = Mutex(State(database: database, lastSweep: clock.now.timeIntervalSince1970))
+        state = Locked(State(database: database, lastSweep: clock.now.timeIntervalSince1970))
         if configuration.repairsAtOpen { try recoverAtOpen() }
         try withIndex { state, db in try reloadKnown(db, state: &state) }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import OspreyDomain
-import Synchronization
 
 /// Decoded images in memory: strict LRU in O(1), limited by total cost and count, with an
 /// expiry since last access. Thread-safe with a mutex; a hit never suspends or hops actors.
@@ -68,7 +67,7 @@ public final class MemoryCache: ImageCaching {
     /// The limits in force.
     public let configuration: Configuration
     private let clock: any Clock
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a cache.
     public init(configuration: Configuration = Configuration(), clock: any Clock = SystemClock()) {

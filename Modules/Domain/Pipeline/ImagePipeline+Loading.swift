@@ -53,7 +53,7 @@ extension ImagePipeline {
             metadata.etag = fetched.metadata.etag ?? metadata.etag
             metadata.lastModified = fetched.metadata.lastModified ?? metadata.lastModified
             if writes { await updateDiskMetadata(metadata, for: stale.key) }
-            return try await use(DiskEntry(key: stale.key, cached: CachedData(data: stale.cached.data, metadata: metadata),
+            return try await use(DiskEntry(key: stale.key, cached: CachedData(data: stale.cached.data, metadata: metadata, tier: stale.cached.tier),
                                            isProcessed: stale.isProcessed),
                                  for: request, keys: keys, variantFormat: variantFormat)
         }
@@ -93,7 +93,7 @@ extension ImagePipeline {
         guard entry.isProcessed else {
             let image = try await decodeOriginal(entry.cached.data, metadata: entry.cached.metadata, for: request, keys: keys,
                                                  variantFormat: variantFormat)
-            return LoadedImage(image: image, tier: .disk)
+            return LoadedImage(image: image, tier: entry.cached.tier)
         }
         let decoder = configuration.decoder
         let data = entry.cached.data
@@ -105,7 +105,7 @@ extension ImagePipeline {
             }
         }
         storeInMemory(image, for: request, key: keys.image)
-        return LoadedImage(image: image, tier: .disk)
+        return LoadedImage(image: image, tier: entry.cached.tier)
     }
 
     private func storeInMemory(_ image: Image, for request: ImageRequest, key: CacheKey) {

@@ -46,7 +46,7 @@ public final class ImagePrefetcher: Sendable {
     public let warmsMemory: Bool
     /// The priority prefetch loads run at (default `.low`).
     public let priority: ImageRequest.Priority
-    private let running = Mutex<[Int: Task<Void, Never>]>([:])
+    private let running = Locked<[Int: Task<Void, Never>]>([:])
     private let nextID = Atomic<Int>(0)
 
     /// Creates a prefetcher.

@@ -6,11 +6,16 @@ public struct CachedData: Hashable, Sendable {
     public var data: Data
     /// What is known about them.
     public var metadata: CachedDataMetadata
+    /// The tier that held the entry: ``ImageResponse/Tier/disk`` for a cache of this machine,
+    /// ``ImageResponse/Tier/shared`` when a ``TieredDataCache`` found it in its shared tier.
+    /// Responses report it.
+    public var tier: ImageResponse.Tier
 
     /// Creates an entry.
-    public init(data: Data, metadata: CachedDataMetadata = CachedDataMetadata()) {
+    public init(data: Data, metadata: CachedDataMetadata = CachedDataMetadata(), tier: ImageResponse.Tier = .disk) {
         self.data = data
         self.metadata = metadata
+        self.tier = tier
     }
 }
 

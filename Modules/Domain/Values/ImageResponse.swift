@@ -20,6 +20,9 @@ public struct ImageResponse: Sendable {
         case memory
         /// The disk cache held the bytes; they were decoded and processed.
         case disk
+        /// A shared cache (Redis, behind the disk cache) held the bytes; they were copied to
+        /// the disk cache, decoded and processed.
+        case shared
         /// The bytes were downloaded, then decoded and processed.
         case network
         /// A local file source was decoded and processed (files are never copied to the disk cache).

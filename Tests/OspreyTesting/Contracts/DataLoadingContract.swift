@@ -1,6 +1,5 @@
 import Foundation
 import OspreyDomain
-import Synchronization
 import Testing
 
 /// The behaviour every ``DataLoading`` must show, against resources a fixture provides
@@ -50,7 +49,7 @@ public struct DataLoadingContract: Sendable {
             #expect(response.data == fixture.okBody)
             #expect(response.metadata.statusCode == 200)
         case .progressIsMonotonicAndComplete:
-            let steps = Mutex<[TransferProgress]>([])
+            let steps = Locked<[TransferProgress]>([])
             let response = try await loader.loadData(for: DataRequest(url: fixture.okURL)) { step in
                 steps.withLock { $0.append(step) }
             }
@@ -75,7 +74,7 @@ public struct DataLoadingContract: Sendable {
             let result = await task.result
             let waited = ContinuousClock.now - cancelledAt
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(waited < .seconds(5), "the call returned \(waited) after cancellation")
+            #expect(waited < Sanitizer.scaled(.seconds(5)), "the call returned \(waited) after cancellation")
         case .httpFailureIsTypedWithStatus:
             let url = fixture.notFoundURL
             await #expect(throws: DataLoadingError.httpStatus(404, url: url.absoluteString)) {

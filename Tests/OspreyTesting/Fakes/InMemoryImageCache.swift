@@ -1,5 +1,4 @@
 import OspreyDomain
-import Synchronization
 
 /// A simple LRU ``ImageCaching`` kept in an array: correct, thread-safe, O(n). A fake for
 /// pipeline tests and the reference the contract suite is checked against.
@@ -9,7 +8,7 @@ public final class InMemoryImageCache: ImageCaching {
         var usage = CacheUsage.zero
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let policy: LRULimitPolicy
 
     /// Creates a cache with the given limits.

@@ -1,6 +1,5 @@
 import Foundation
 import OspreyDomain
-import Synchronization
 
 /// A ``DataLoading`` that serves canned responses from memory and counts what it is asked.
 ///
@@ -29,7 +28,7 @@ public final class MockDataLoader: DataLoading {
         var completions = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held loads wait here until the test opens it.
     public let gate: Gate
     private let holdsAll: Bool

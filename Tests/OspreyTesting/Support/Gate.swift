@@ -1,4 +1,4 @@
-import Synchronization
+import OspreyDomain
 
 /// An async latch: tasks wait at the gate until it opens. Waiting honours cancellation.
 public final class Gate: Sendable {
@@ -8,7 +8,7 @@ public final class Gate: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a closed gate, or an open one.
     public init(open: Bool = false) {

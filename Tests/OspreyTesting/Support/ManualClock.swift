@@ -1,14 +1,13 @@
 import Foundation
 import OspreyDomain
-import Synchronization
 
 /// A ``Clock`` that moves only when told to, for expiry tests without waiting.
 public final class ManualClock: Clock {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     /// Creates a clock showing `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     public var now: Date { current.withLock { $0 } }

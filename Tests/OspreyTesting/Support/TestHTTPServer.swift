@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
+import OspreyDomain
 
 /// A real HTTP/1.1 server on 127.0.0.1 for the network tests, started and stopped by the
 /// tests themselves. It serves registered files and misbehaves on purpose, by path:
@@ -10,6 +10,7 @@ import Synchronization
 /// | path | behaviour |
 /// |---|---|
 /// | `/files/NAME` | the file, with ETag and Last-Modified; `If-None-Match` → 304 |
+/// | `/origin/`, `/origin/NAME` | a JSON list of the files, and each file: an osprey-demo upstream |
 /// | `/status/CODE` | that status and a short body |
 /// | `/delay/MS/files/NAME` | waits, then the file |
 /// | `/drip/MS/files/NAME` | the file in 8 pieces, MS apart |
@@ -47,7 +48,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// The port it listens on.
     public let port: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts listening on 127.0.0.1 on a free port.
     public init() throws {
@@ -166,6 +167,12 @@ public final class TestHTTPServer: @unchecked Sendable {
             if headers["if-none-match"] == etag { return send(fd, status: 304, headers: file.headers.merging(["ETag": etag]) { _, new in new }, body: Data()) }
             send(fd, status: 200, headers: file.headers.merging(["ETag": etag, "Last-Modified": "Mon, 01 Jan 2024 00:00:00 GMT",
                                                                  "Content-Type": file.contentType]) { a, _ in a }, body: file.data)
+        case "origin" where parts.count == 1:
+            let names = state.withLock { $0.files.keys.sorted() }
+            send(fd, status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONEncoder().encode(names)) ?? Data())
+        case "origin" where parts.count == 2:
+            guard let file = state.withLock({ $0.files[parts[1]] }) else { return send(fd, status: 404, body: Data("no such file".utf8)) }
+            send(fd, status: 200, headers: ["Content-Type": file.contentType], body: file.data)
         case "status":
             send(fd, status: Int(parts.count > 1 ? parts[1] : "500") ?? 500, body: Data("status page".utf8))
         case "delay":

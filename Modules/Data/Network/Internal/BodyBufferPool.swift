@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OspreyDomain
 
 /// Memory for response bodies, handed back when the caller lets go of the `Data` and reused
 /// for the next response.
@@ -26,7 +26,7 @@ final class BodyBufferPool: Sendable {
 
     /// The most capacity kept idle.
     let idleLimit: Int
-    private let idle = Mutex(Idle())
+    private let idle = Locked(Idle())
 
     init(idleLimit: Int) { self.idleLimit = idleLimit }
 

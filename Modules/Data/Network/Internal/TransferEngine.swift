@@ -2,7 +2,6 @@ import CCurl
 import CCurlShims
 import Foundation
 import OspreyDomain
-import Synchronization
 
 /// The event loop: one thread drives every transfer through one curl multi handle.
 /// Requests and cancellations reach it through a locked queue and a wake-up call.
@@ -15,7 +14,7 @@ final class TransferEngine: @unchecked Sendable {
 
     private let configuration: CurlDataLoader.Configuration
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     // The loop thread's own state:
     private var active: [ObjectIdentifier: Transfer] = [:]
     private var waiting = TransferQueue()
