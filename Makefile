@@ -86,6 +86,8 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch 5
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
+	$(SWIFT) build -c release --product osprey-demo
+	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet
 
 clean: ## Remove build output
 	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build
