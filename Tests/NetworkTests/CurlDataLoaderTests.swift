@@ -216,6 +216,22 @@ struct BodyBufferPoolTests {
         #expect(pool.idleBytes == 3 * 65_536, "past the idle limit blocks are freed")
     }
 
+    @Test func largeBlocksAreMappedFilledWhilePrefaultedAndUnmappedPastTheLimit() {
+        let pool = BodyBufferPool(idleLimit: 4 << 20)
+        let blocks = (0..<3).map { _ in pool.take(atLeast: 3_000_000) }  // 4 MB mapped blocks, prefaulting
+        for (index, block) in blocks.enumerated() {
+            #expect(block.capacity == 4 << 20)
+            block.pointer.initializeMemory(as: UInt8.self, repeating: UInt8(index + 1), count: block.capacity)
+        }
+        for (index, block) in blocks.enumerated() {
+            let bytes = UnsafeRawBufferPointer(start: block.pointer, count: block.capacity)
+            #expect(bytes.allSatisfy { $0 == UInt8(index + 1) }, "prefaulting never changes what was written")
+        }
+        for block in blocks { pool.give(block) }
+        #expect(pool.idleBytes == 4 << 20, "one kept within the limit, two unmapped")
+        #expect(pool.take(atLeast: 4 << 20).pointer == blocks[0].pointer)
+    }
+
     @Test func aBufferGrowsKeepingItsBytesAndHandsThemOverWithoutACopy() {
         let pool = BodyBufferPool(idleLimit: 1 << 20)
         let buffer = BodyBuffer(pool: pool)

@@ -1,3 +1,6 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+
 #include "CCurlShims.h"
 
 CURLcode osp_curl_setopt_long(CURL *easy, CURLoption option, long value) { return curl_easy_setopt(easy, option, value); }
@@ -14,3 +17,5 @@ CURLcode osp_curl_getinfo_string(CURL *easy, CURLINFO info, char **value) { retu
 CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value) { return curl_easy_getinfo(easy, info, value); }
 
 CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
+
+void osp_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

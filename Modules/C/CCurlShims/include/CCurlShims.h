@@ -22,4 +22,7 @@ CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value);
 
 CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+/// Names the calling thread (at most 15 characters), as top -H, perf and debuggers show it.
+void osp_name_current_thread(const char *name);
+
 #endif

@@ -10,6 +10,8 @@ final class TransferEngine: @unchecked Sendable {
         var submitted: [Transfer] = []
         var cancelled: [Transfer] = []
         var stopping = false
+        /// A wake-up is on its way to the loop: later posts need not send another.
+        var wakePending = false
     }
 
     private let configuration: CurlDataLoader.Configuration
@@ -19,6 +21,8 @@ final class TransferEngine: @unchecked Sendable {
     private var active: [ObjectIdentifier: Transfer] = [:]
     private var waiting = TransferQueue()
     private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// Results of this loop iteration, handed to their callers together before the loop sleeps.
+    private var finished: [(Transfer, Result<DataResponse, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
     private let buffers: BodyBufferPool
 
@@ -40,8 +44,7 @@ final class TransferEngine: @unchecked Sendable {
 
     /// Stops the loop, failing what is still running, and waits for the thread to end.
     func shutdown() {
-        inbox.withLock { $0.stopping = true }
-        curl_multi_wakeup(multi)
+        post { $0.stopping = true }
         stopped.wait()
         curl_multi_cleanup(multi)
     }
@@ -51,20 +54,30 @@ final class TransferEngine: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
-                inbox.withLock { $0.submitted.append(transfer) }
-                curl_multi_wakeup(multi)
+                post { $0.submitted.append(transfer) }
             }
         } onCancel: {
-            inbox.withLock { $0.cancelled.append(transfer) }
-            curl_multi_wakeup(multi)
+            post { $0.cancelled.append(transfer) }
         }
     }
 
+    /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
+    /// a thousand requests handed over at once cost one wake-up, not a thousand.
+    private func post(_ change: (inout Inbox) -> Void) {
+        let wake = inbox.withLock { inbox in
+            change(&inbox)
+            defer { inbox.wakePending = true }
+            return !inbox.wakePending
+        }
+        if wake { curl_multi_wakeup(multi) }
+    }
+
     private func run() {
+        osp_name_current_thread("osprey.curl")
         var running: Int32 = 0
         while true {
             let (submitted, cancelled, stopping) = inbox.withLock { inbox in
-                defer { inbox.submitted = []; inbox.cancelled = [] }
+                defer { inbox.submitted = []; inbox.cancelled = []; inbox.wakePending = false }
                 return (inbox.submitted, inbox.cancelled, inbox.stopping)
             }
             for transfer in submitted { waiting.append(transfer) }
@@ -74,8 +87,9 @@ final class TransferEngine: @unchecked Sendable {
             }
             if stopping {
                 for transfer in Array(active.values) { abort(transfer, with: CancellationError()) }
-                while let transfer = waiting.popFirst() { transfer.finish(.failure(CancellationError())) }
+                while let transfer = waiting.popFirst() { deliver(transfer, .failure(CancellationError())) }
                 for easy in idleHandles { curl_easy_cleanup(easy) }
+                resumeCallers()
                 stopped.signal()
                 return
             }
@@ -89,12 +103,26 @@ final class TransferEngine: @unchecked Sendable {
                 guard let context else { continue }
                 let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
                 complete(transfer, code: message.pointee.data.result)
-                // Refill the freed slot at once, without a round trip through the callers.
-                if startWaiting() { curl_multi_perform(multi, &running) }
             }
+            // Refill freed slots at once, without a round trip through the callers; a
+            // started transfer has work to do, so the loop goes round again without sleeping.
+            let refilled = startWaiting()
             abortStalledTransfers()
-            curl_multi_poll(multi, nil, 0, 100, nil)
+            resumeCallers()
+            if !refilled { curl_multi_poll(multi, nil, 0, 100, nil) }
         }
+    }
+
+    private func deliver(_ transfer: Transfer, _ result: Result<DataResponse, any Error>) {
+        finished.append((transfer, result))
+    }
+
+    /// Resumes the callers of the transfers finished since the last call, in one go (waking
+    /// the task pool once for several results costs less than once per result), and before
+    /// the loop reads more: a caller resumed late holds its body's memory longer.
+    private func resumeCallers() {
+        for (transfer, result) in finished { transfer.finish(result) }
+        finished.removeAll(keepingCapacity: true)
     }
 
     /// libcurl's low-speed check averages over seconds; Osprey's stall timeout means no byte
@@ -113,7 +141,7 @@ final class TransferEngine: @unchecked Sendable {
         var started = false
         while active.count < configuration.maxConcurrentTransfers, let transfer = waiting.popFirst() {
             if transfer.isCancelled {  // cancelled while waiting
-                transfer.finish(.failure(CancellationError()))
+                deliver(transfer, .failure(CancellationError()))
                 continue
             }
             start(transfer)
@@ -124,7 +152,7 @@ final class TransferEngine: @unchecked Sendable {
 
     private func start(_ transfer: Transfer) {
         guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
-            transfer.finish(.failure(DataLoadingError.transport("cannot create a transfer", url: transfer.request.url.absoluteString)))
+            deliver(transfer, .failure(DataLoadingError.transport("cannot create a transfer", url: transfer.request.url.absoluteString)))
             return
         }
         transfer.easy = easy
@@ -136,7 +164,7 @@ final class TransferEngine: @unchecked Sendable {
 
     private func abort(_ transfer: Transfer, with error: any Error) {
         release(transfer)
-        transfer.finish(.failure(error))
+        deliver(transfer, .failure(error))
     }
 
     /// Frees the transfer's handle (on this thread, where curl owns it).
@@ -209,6 +237,6 @@ final class TransferEngine: @unchecked Sendable {
         release(transfer)
         let result = CurlOutcome(transfer: transfer, code: code, status: status, finalURL: finalURL,
                                  redirectURL: redirectURL, maxRedirects: configuration.maxRedirects).result()
-        transfer.finish(result)
+        deliver(transfer, result)
     }
 }
