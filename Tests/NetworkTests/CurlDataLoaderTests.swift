@@ -265,6 +265,34 @@ struct HTTPHeaderParserTests {
         }
     }
 
+    @Test func theLoopReadsOnlyTheFieldsItActsOnWithoutAllocating() {
+        func value(_ name: StaticString, _ line: String) -> String? {
+            Array(line.utf8).withUnsafeBytes { bytes in
+                HTTPHeaderParser.value(ofField: name, in: bytes).map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        func length(_ text: String) -> Int64? { Array(text.utf8).withUnsafeBytes { HTTPHeaderParser.contentLength($0) } }
+        #expect(value("content-length", "Content-Length:  1234 \r\n") == "1234")
+        #expect(value("content-length", "CONTENT-LENGTH:1\r\n") == "1")
+        #expect(value("content-length", "Content-Length-X: 1\r\n") == nil)
+        #expect(value("content-length", "Content-Lengt: 1\r\n") == nil)
+        #expect(value("location", "Location: /next\r\n") == "/next")
+        #expect(value("location", "location\r\n") == nil)
+        #expect(length("50000") == 50_000)
+        #expect(length("9223372036854775807") == Int64.max)
+        #expect(length("9223372036854775808") == nil, "past Int64 is refused, not wrapped")
+        #expect(length("-1") == nil && length("") == nil && length("1 2") == nil)
+        let status = Array("HTTP/1.1 200 OK\r\n".utf8)
+        #expect(status.withUnsafeBytes { HTTPHeaderParser.isStatusLine($0) })
+        #expect(!Array("HTTP".utf8).withUnsafeBytes { HTTPHeaderParser.isStatusLine($0) })
+    }
+
+    @Test func aRawHeaderBlockBecomesFieldsWithTheLastValueOfARepeat() {
+        let block = Array("HTTP/1.1 200 OK\r\nETag: \"a\"\r\nCache-Control: max-age=60\r\nbad line\r\nX-Twice: 1\r\nx-twice: 2\nLast: end".utf8)
+        #expect(HTTPHeaderParser.fields(in: block) == ["etag": "\"a\"", "cache-control": "max-age=60", "x-twice": "2", "last": "end"])
+        #expect(HTTPHeaderParser.fields(in: []).isEmpty)
+    }
+
     /// Inputs the fuzzer found (`make fuzz`), kept so they stay fixed.
     @Test("Fuzzer finds stay fixed", arguments: FuzzRegressions.files("FuzzHeaders"))
     func fuzzRegressions(_ file: URL) throws {

@@ -24,5 +24,5 @@ let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
     }
     return total
 }
-try await client.shutdown()
+try await client.shutdown().get()
 print("ahc: \(urls.count) files, \(bytes) bytes")

@@ -27,8 +27,15 @@ func headerBlock(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
             precondition(!name.isEmpty && name.utf8.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) && $0 > 0x20 && $0 != 0x3A })
             fields[name] = value
         }
+        // What the event loop reads of every line, without allocating.
+        if let value = HTTPHeaderParser.value(ofField: "content-length", in: line) {
+            precondition(value.count <= line.count)
+            if let length = HTTPHeaderParser.contentLength(value) { precondition(length >= 0) }
+        }
         start = min(index + 1, count)
     }
+    // The caller's reading of the whole block agrees with the line-by-line one.
+    precondition(HTTPHeaderParser.fields(in: Array(raw)) == fields)
     let freshness = HTTPHeaderParser.freshness(cacheControl: fields["cache-control"], expires: fields["expires"])
     if let maxAge = freshness.maxAge { precondition(maxAge >= 0) }
     if let retry = HTTPHeaderParser.retryAfter(fields["retry-after"]) { precondition(retry >= 0) }

@@ -60,6 +60,59 @@ public enum HTTPHeaderParser {
         return .field(name: name, value: value)
     }
 
+    /// Whether a raw header line starts a response (`HTTP/…`).
+    public static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
+    }
+
+    /// The value of a raw header line if its field is `lowercaseName` (compared without
+    /// regard to case), without surrounding blanks; `nil` for any other line. Allocates
+    /// nothing: the event loop asks this of every line.
+    public static func value(ofField lowercaseName: StaticString, in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let count = lowercaseName.utf8CodeUnitCount
+        guard line.count > count, line[count] == UInt8(ascii: ":") else { return nil }
+        let name = lowercaseName.utf8Start
+        for i in 0..<count where line[i] | (line[i] >= 0x41 && line[i] <= 0x5A ? 0x20 : 0) != name[i] { return nil }
+        var start = count + 1, end = line.count
+        while start < end && isBlank(line[start]) { start += 1 }
+        while end > start && isBlank(line[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[start..<end])
+    }
+
+    /// `Content-Length` from raw bytes: ASCII digits only (no sign, no blanks), within Int64.
+    public static func contentLength(_ value: UnsafeRawBufferPointer) -> Int64? {
+        guard !value.isEmpty else { return nil }
+        var length: Int64 = 0
+        for byte in value {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times, overflowA) = length.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflowA && !overflowB else { return nil }
+            length = sum
+        }
+        return length
+    }
+
+    /// The fields of a raw header block (lines ending in CRLF or LF), names lowercased; a
+    /// repeated field keeps its last value. Malformed lines are skipped.
+    public static func fields(in block: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        block.withUnsafeBytes { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                if case .field(let name, let value) = headerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)])) {
+                    fields[name] = value
+                }
+                start = end + 1
+            }
+        }
+        return fields
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+
     /// A `tchar` of RFC 9110: letters, digits and ``!#$%&'*+-.^_`|~``.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

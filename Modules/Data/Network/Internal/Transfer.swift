@@ -8,14 +8,17 @@ final class Transfer: @unchecked Sendable {
     let request: DataRequest
     let progress: @Sendable (TransferProgress) -> Void
     let limit: Int64
-    var continuation: CheckedContinuation<DataResponse, any Error>?
+    var continuation: CheckedContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     let body: BodyBuffer
-    var headers: [String: String] = [:]
+    /// The raw header lines of the latest response block, read on the caller's task.
+    var headerBlock: [UInt8] = []
     var expectedLength: Int64?
+    /// The block so far has a `Location` field (a redirect's own length is not the body's).
+    var hasLocation = false
     var overLimit = false
     var isCancelled = false
     /// When a byte (of header or body) last arrived; the stall timer runs from here.
@@ -32,7 +35,7 @@ final class Transfer: @unchecked Sendable {
     deinit { errorBuffer.deallocate() }
 
     /// Resumes the caller once; later calls do nothing.
-    func finish(_ result: Result<DataResponse, any Error>) {
+    func finish(_ result: Result<CurlCompletion, any Error>) {
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(with: result)
@@ -40,29 +43,28 @@ final class Transfer: @unchecked Sendable {
 
     var errorMessage: String { String(cString: errorBuffer) }
 
-    /// A header line, as raw bytes: a status line starts a new block (a redirect, or
-    /// 100 Continue).
+    /// A header line, as raw bytes: kept for the caller, and read here only for what the
+    /// loop acts on (`Content-Length`, whether a `Location` came). A status line starts a
+    /// new block (a redirect, or 100 Continue).
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        switch HTTPHeaderParser.headerLine(line) {
-        case .statusLine:
-            headers = [:]
+        if HTTPHeaderParser.isStatusLine(line) {
+            headerBlock.removeAll(keepingCapacity: true)
             expectedLength = nil
-        case .field(let name, let value):
-            headers[name] = value
-            guard name == "content-length" else { return true }
-            guard let length = HTTPHeaderParser.contentLength(value) else { return true }
-            expectedLength = length
-            // Refuse at once what the server announces as too large; a redirect's own body
-            // length does not count, but its final response's does.
-            if length > limit && headers["location"] == nil {
-                overLimit = true
-                return false
-            }
-            if length <= limit { body.reserve(Int(length)) }  // one block, not a doubling series
-        case .other:
-            break
+            hasLocation = false
         }
+        headerBlock.append(contentsOf: line)
+        if HTTPHeaderParser.value(ofField: "location", in: line) != nil { hasLocation = true }
+        guard let value = HTTPHeaderParser.value(ofField: "content-length", in: line),
+              let length = HTTPHeaderParser.contentLength(value) else { return true }
+        expectedLength = length
+        // Refuse at once what the server announces as too large; a redirect's own body
+        // length does not count, but its final response's does.
+        if length > limit && !hasLocation {
+            overLimit = true
+            return false
+        }
+        if length <= limit { body.reserve(Int(length)) }  // one block, not a doubling series
         return true
     }
 

@@ -22,7 +22,7 @@ final class TransferEngine: @unchecked Sendable {
     private var waiting = TransferQueue()
     private var idleHandles: [UnsafeMutableRawPointer] = []
     /// Results of this loop iteration, handed to their callers together before the loop sleeps.
-    private var finished: [(Transfer, Result<DataResponse, any Error>)] = []
+    private var finished: [(Transfer, Result<CurlCompletion, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
     private let buffers: BodyBufferPool
 
@@ -51,7 +51,7 @@ final class TransferEngine: @unchecked Sendable {
 
     func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers)
-        return try await withTaskCancellationHandler {
+        let completion = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
                 post { $0.submitted.append(transfer) }
@@ -59,6 +59,7 @@ final class TransferEngine: @unchecked Sendable {
         } onCancel: {
             post { $0.cancelled.append(transfer) }
         }
+        return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects).result().get()
     }
 
     /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
@@ -113,7 +114,7 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ transfer: Transfer, _ result: Result<DataResponse, any Error>) {
+    private func deliver(_ transfer: Transfer, _ result: Result<CurlCompletion, any Error>) {
         finished.append((transfer, result))
     }
 
@@ -230,13 +231,15 @@ final class TransferEngine: @unchecked Sendable {
         osp_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>?
         osp_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let finalURL = effective.map { String(cString: $0) }.flatMap(URL.init(string:)) ?? transfer.request.url
         var redirect: UnsafeMutablePointer<CChar>?
         osp_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
-        let redirectURL = redirect.map { String(cString: $0) }
+        let completion = CurlCompletion(
+            code: code, status: status, effectiveURL: effective.map { String(cString: $0) },
+            redirectURL: redirect.map { String(cString: $0) }, errorMessage: transfer.errorMessage,
+            headerBlock: transfer.headerBlock, body: transfer.body.takeData(), expectedLength: transfer.expectedLength,
+            overLimit: transfer.overLimit, limit: transfer.limit
+        )
         release(transfer)
-        let result = CurlOutcome(transfer: transfer, code: code, status: status, finalURL: finalURL,
-                                 redirectURL: redirectURL, maxRedirects: configuration.maxRedirects).result()
-        deliver(transfer, result)
+        deliver(transfer, .success(completion))
     }
 }

@@ -1,0 +1,21 @@
+import CCurl
+import Foundation
+
+/// What the event loop knows when a transfer ends, copied out of libcurl and handed to the
+/// caller's task as it is: reading the headers and deciding the outcome (`CurlOutcome`)
+/// happen there, off the one thread every transfer shares.
+struct CurlCompletion: @unchecked Sendable {  // CURLcode is a plain C enum
+    let code: CURLcode
+    let status: Int
+    /// `CURLINFO_EFFECTIVE_URL`: where the last request went.
+    let effectiveURL: String?
+    /// `CURLINFO_REDIRECT_URL`: where a redirect not followed pointed.
+    let redirectURL: String?
+    let errorMessage: String
+    /// The header lines of the last response, raw, as libcurl delivered them.
+    let headerBlock: [UInt8]
+    let body: Data
+    let expectedLength: Int64?
+    let overLimit: Bool
+    let limit: Int64
+}
