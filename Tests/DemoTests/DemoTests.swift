@@ -12,7 +12,7 @@ final class DemoProcess {
     static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
     init(port: Int? = nil, arguments: [String] = []) throws {
-        self.port = try port ?? Self.freePort()
+        self.port = try port ?? LoopbackPort.free()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("demo.log")
@@ -64,20 +64,6 @@ final class DemoProcess {
     deinit {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw DemoError.notStarted("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     enum DemoError: Error { case notStarted(String), requestFailed(String), noBrowser }

@@ -110,6 +110,28 @@ struct CurlDataLoaderTests {
         }
     }
 
+    @Test func httpsIsVerifiedAndARedirectDownToHttpIsRefused() async throws {
+        let tls = try TLSTestServer()
+        defer { tls.stop() }
+        let trusting = CurlDataLoader(configuration: .init(maxRetries: 0, certificateAuthorities: tls.certificateAuthorities))
+        #expect(try await trusting.loadData(for: DataRequest(url: tls.url("/ok"))).data == Data("secure".utf8))
+        let followed = try await trusting.loadData(for: DataRequest(url: tls.url("/up")))
+        #expect(followed.data == Data("secure".utf8) && followed.metadata.url == tls.url("/ok"), "https to https is followed")
+        await #expect(throws: DataLoadingError.insecureRedirect(from: tls.url("/down").absoluteString,
+                                                               to: "http://127.0.0.1:\(tls.insecurePort)/ok")) {
+            try await trusting.loadData(for: DataRequest(url: tls.url("/down")))
+        }
+        // Verification is on by default: a certificate nobody vouches for is refused.
+        let untrusting = CurlDataLoader(configuration: .init(maxRetries: 0))
+        do {
+            _ = try await untrusting.loadData(for: DataRequest(url: tls.url("/ok")))
+            Issue.record("an unverified certificate was accepted")
+        } catch let error as DataLoadingError {
+            guard case .untrustedServer(_, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("certificate"), "\(reason)")
+        }
+    }
+
     @Test func aRefusedConnectionFailsFastAndTyped() async throws {
         let server = try TestHTTPServer()
         let url = server.url("/files/x")

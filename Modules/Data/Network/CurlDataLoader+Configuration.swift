@@ -27,6 +27,9 @@ extension CurlDataLoader {
         /// Body memory kept for reuse once callers release their `Data` (default 32 MB);
         /// 0 frees every body buffer. Reuse saves the page faults of fresh memory.
         public var idleBodyBufferLimit: Int
+        /// A PEM file of certificate authorities to trust instead of the system's (a private
+        /// CA); `nil` (the default) trusts the system's. Verification is on either way.
+        public var certificateAuthorities: String?
         /// Adds headers or authentication to every request.
         public var requestModifier: @Sendable (inout DataRequest) -> Void
 
@@ -35,7 +38,7 @@ extension CurlDataLoader {
             maxConcurrentTransfers: Int = 6, maxConnectionsPerHost: Int = 6, connectTimeout: TimeInterval = 10,
             transferTimeout: TimeInterval = 30, stallTimeout: TimeInterval = 10, maxResponseSize: Int64 = 50_000_000,
             maxRedirects: Int = 5, maxRetries: Int = 2, retryBaseDelay: TimeInterval = 0.2, maxRetryAfter: TimeInterval = 10,
-            idleBodyBufferLimit: Int = 32 << 20,
+            idleBodyBufferLimit: Int = 32 << 20, certificateAuthorities: String? = nil,
             requestModifier: @escaping @Sendable (inout DataRequest) -> Void = { _ in }
         ) {
             self.maxConcurrentTransfers = maxConcurrentTransfers
@@ -49,6 +52,7 @@ extension CurlDataLoader {
             self.retryBaseDelay = retryBaseDelay
             self.maxRetryAfter = maxRetryAfter
             self.idleBodyBufferLimit = idleBodyBufferLimit
+            self.certificateAuthorities = certificateAuthorities
             self.requestModifier = requestModifier
         }
     }

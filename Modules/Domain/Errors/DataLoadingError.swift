@@ -18,6 +18,8 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
     case tooManyRedirects(limit: Int, url: String)
     /// A redirect would have gone from `https` to `http`.
     case insecureRedirect(from: String, to: String)
+    /// The server's TLS certificate could not be verified (verification is always on).
+    case untrustedServer(url: String, reason: String)
     /// Any other transport failure, with the transport's own message.
     case transport(String, url: String)
 
@@ -41,6 +43,7 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
         case let .truncated(received, expected, url): "response from \(url) ended after \(received) of \(expected) bytes"
         case let .tooManyRedirects(limit, url): "more than \(limit) redirects from \(url)"
         case let .insecureRedirect(from, to): "refused redirect from \(from) to insecure \(to)"
+        case let .untrustedServer(url, reason): "could not verify the server of \(url): \(reason)"
         case let .transport(message, url): "transfer of \(url) failed: \(message)"
         }
     }

@@ -41,8 +41,14 @@ struct CurlOutcome {
         case CURLE_TOO_MANY_REDIRECTS:
             return failure(.tooManyRedirects(limit: maxRedirects, url: url))
         case CURLE_UNSUPPORTED_PROTOCOL:
-            if let redirectURL = completion.redirectURL { return failure(.insecureRedirect(from: url, to: redirectURL)) }
+            // A redirect to a scheme the request may not follow (https down to http): libcurl
+            // stops before it, so the target is the last response's Location.
+            if let target = completion.redirectURL ?? headers["location"].flatMap({ URL(string: $0, relativeTo: finalURL)?.absoluteString }) {
+                return failure(.insecureRedirect(from: url, to: target))
+            }
             return failure(.unsupportedScheme(request.url.scheme ?? "", url: url))
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return failure(.untrustedServer(url: url, reason: reason))
         case CURLE_FILESIZE_EXCEEDED:
             return failure(.responseTooLarge(limit: completion.limit, url: url))
         default:

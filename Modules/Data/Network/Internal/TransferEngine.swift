@@ -201,6 +201,7 @@ final class TransferEngine: @unchecked Sendable {
         osp_curl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseSize))
         osp_curl_setopt_string(easy, CURLOPT_USERAGENT, "Osprey/0.1 libcurl")
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        if let authorities = configuration.certificateAuthorities { osp_curl_setopt_string(easy, CURLOPT_CAINFO, authorities) }
         var headers = request.headers
         if let validators = request.validators {
             if let etag = validators.etag { headers["If-None-Match"] = etag }

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A server program run as a child of the tests, on a loopback port: started with nothing
+/// blocked, waited for until it accepts connections, signalled and reaped when done.
+///
+/// Spawned and reaped with POSIX calls: Foundation's `Process.waitUntilExit` spun forever
+/// once. The child inherits the calling thread's signal mask, and Dispatch's threads block
+/// nearly every signal: a server started from one would never see SIGTERM, so it starts
+/// with none blocked.
+final class SpawnedServer: @unchecked Sendable {
+    let port: Int
+    private(set) var pid: pid_t?
+
+    /// Runs `arguments` (the program first; its output goes to /dev/null) and waits up to
+    /// 10 s for it to accept connections on `port`.
+    init(_ arguments: [String], port: Int) throws {
+        self.port = port
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var child = pid_t()
+        guard posix_spawnp(&child, arguments[0], &actions, &attributes, argv, environ) == 0 else {
+            throw SpawnedServerError.didNotStart(arguments[0])
+        }
+        pid = child
+        let deadline = Date().addingTimeInterval(TimeInterval(10 * Sanitizer.timeScale))
+        while Date() < deadline {
+            if LoopbackPort.accepts(port) { return }
+            usleep(20_000)
+        }
+        end(SIGKILL)
+        throw SpawnedServerError.didNotStart(arguments[0])
+    }
+
+    deinit { end(SIGTERM) }
+
+    /// Sends `signal` (and SIGCONT, so a stopped server can act on it) and reaps the child.
+    func end(_ signal: Int32) {
+        guard let pid else { return }
+        kill(pid, signal)
+        kill(pid, SIGCONT)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        self.pid = nil
+    }
+
+    /// Sends `signal` without waiting (SIGSTOP, SIGCONT).
+    func signal(_ signal: Int32) {
+        if let pid { kill(pid, signal) }
+    }
+}
+
+/// Why a test server did not start.
+public enum SpawnedServerError: Error {
+    case didNotStart(String)
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// An HTTPS server on 127.0.0.1 for the tests (`Tests/Scripts/tls_server.py`, Python's
+/// `ssl`), with a self-signed certificate made for the run: `certificateAuthorities` is the
+/// file a client must trust to verify it. `/ok` answers "secure"; `/down` redirects to plain
+/// `http` on `insecurePort` (nothing listens there: a client must refuse before connecting);
+/// `/up` redirects to `/ok` over https.
+public final class TLSTestServer: @unchecked Sendable {
+    public let port: Int
+    /// The plain-http port `/down` points to.
+    public let insecurePort: Int
+    private let folder: URL
+    private var server: SpawnedServer?
+
+    /// The server's certificate, to trust as the certificate authority.
+    public var certificateAuthorities: String { folder.appendingPathComponent("cert.pem").path }
+
+    public init() throws {
+        port = try LoopbackPort.free()
+        insecurePort = try LoopbackPort.free()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/tls_server.py").path
+        server = try SpawnedServer(["python3", script, String(port), String(insecurePort), folder.path], port: port)
+    }
+
+    deinit { stop() }
+
+    public func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
+
+    public func stop() {
+        server?.end(SIGTERM)
+        server = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
