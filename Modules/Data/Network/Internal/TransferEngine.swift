@@ -195,7 +195,10 @@ final class TransferEngine: @unchecked Sendable {
         osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https")
         osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
         osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        osp_curl_setopt_long(easy, CURLOPT_BUFFERSIZE, 256 * 1024)  // fewer callbacks and reads than the 16 KB default
+        // 100 KB, as the curl tool uses: fewer callbacks and reads than the 16 KB default, and
+        // under glibc's 128 KB mmap threshold. libcurl allocates this buffer for each transfer;
+        // at 256 KB every transfer mapped fresh pages (a quarter of the loop's page faults).
+        osp_curl_setopt_long(easy, CURLOPT_BUFFERSIZE, 100 * 1024)
         osp_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         osp_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.transferTimeout * 1000))
         osp_curl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseSize))
