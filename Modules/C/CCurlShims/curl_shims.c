@@ -19,3 +19,61 @@ CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value) { ret
 CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
 
 void osp_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+// libcurl allocates its receive buffer (CURLOPT_BUFFERSIZE) at the start of every transfer and
+// frees it at the end; glibc then trims the freed pages off its heap, and the next transfer
+// faults them in again (most of the event loop's page faults). Freed blocks of that order of
+// size are kept here, a few at a time, for the next transfer to take.
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OSP_CACHED_MIN (64 * 1024)
+#define OSP_CACHED_MAX (1024 * 1024)
+#define OSP_CACHE_SLOTS 16
+
+static pthread_mutex_t osp_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *osp_cache[OSP_CACHE_SLOTS];
+static int osp_cached;
+
+static void *osp_curl_malloc(size_t size) {
+    if (size >= OSP_CACHED_MIN && size <= OSP_CACHED_MAX) {
+        pthread_mutex_lock(&osp_cache_lock);
+        for (int i = osp_cached - 1; i >= 0; i--) {
+            if (malloc_usable_size(osp_cache[i]) >= size) {
+                void *block = osp_cache[i];
+                osp_cache[i] = osp_cache[--osp_cached];
+                pthread_mutex_unlock(&osp_cache_lock);
+                return block;
+            }
+        }
+        pthread_mutex_unlock(&osp_cache_lock);
+    }
+    return malloc(size);
+}
+
+static void osp_curl_free(void *pointer) {
+    if (!pointer) return;
+    size_t usable = malloc_usable_size(pointer);
+    if (usable >= OSP_CACHED_MIN && usable <= 2 * OSP_CACHED_MAX) {
+        pthread_mutex_lock(&osp_cache_lock);
+        if (osp_cached < OSP_CACHE_SLOTS) {
+            osp_cache[osp_cached++] = pointer;
+            pthread_mutex_unlock(&osp_cache_lock);
+            return;
+        }
+        pthread_mutex_unlock(&osp_cache_lock);
+    }
+    free(pointer);
+}
+
+static void *osp_curl_realloc(void *pointer, size_t size) { return realloc(pointer, size); }
+static char *osp_curl_strdup(const char *text) { return strdup(text); }
+static void *osp_curl_calloc(size_t count, size_t size) { return calloc(count, size); }
+
+CURLcode osp_curl_global_init(void) {
+    // When libcurl was initialised already (by another library), this only counts a user:
+    // libcurl keeps the allocator it has.
+    return curl_global_init_mem(CURL_GLOBAL_DEFAULT, osp_curl_malloc, osp_curl_free, osp_curl_realloc,
+                                osp_curl_strdup, osp_curl_calloc);
+}
