@@ -7,7 +7,7 @@ import Foundation
 struct CurlCompletion: @unchecked Sendable {  // CURLcode is a plain C enum
     let code: CURLcode
     let status: Int
-    /// `CURLINFO_EFFECTIVE_URL`: where the last request went.
+    /// `CURLINFO_EFFECTIVE_URL`, where the last request went, when not the request's own URL.
     let effectiveURL: String?
     /// `CURLINFO_REDIRECT_URL`: where a redirect not followed pointed.
     let redirectURL: String?

@@ -58,7 +58,7 @@ struct CurlOutcome {
 
     /// The URL the response came from: the request's own unless a redirect was followed.
     private var finalURL: URL {
-        guard let effective = completion.effectiveURL, effective != request.url.absoluteString else { return request.url }
+        guard let effective = completion.effectiveURL else { return request.url }
         return URL(string: effective) ?? request.url
     }
 

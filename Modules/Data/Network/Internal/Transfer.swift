@@ -6,6 +6,9 @@ import OspreyDomain
 /// submitted, so `@unchecked Sendable` is sound.
 final class Transfer: @unchecked Sendable {
     let request: DataRequest
+    /// The request's URL as text and whether it is https, worked out on the caller's thread.
+    let urlString: String
+    let isHTTPS: Bool
     let progress: @Sendable (TransferProgress) -> Void
     let limit: Int64
     var continuation: CheckedContinuation<CurlCompletion, any Error>?
@@ -26,6 +29,8 @@ final class Transfer: @unchecked Sendable {
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool) {
         self.request = request
+        urlString = request.url.absoluteString
+        isHTTPS = request.url.scheme?.lowercased() == "https"
         self.body = BodyBuffer(pool: buffers)
         self.progress = progress
         self.limit = limit

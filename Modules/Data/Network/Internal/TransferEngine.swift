@@ -133,7 +133,7 @@ final class TransferEngine: @unchecked Sendable {
         let now = ContinuousClock.now
         let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
         for transfer in active.values where now - transfer.lastActivity > limit {
-            abort(transfer, with: AttemptFailure(error: .timedOut(.stall, url: transfer.request.url.absoluteString), retryAfter: nil))
+            abort(transfer, with: AttemptFailure(error: .timedOut(.stall, url: transfer.urlString), retryAfter: nil))
         }
     }
 
@@ -154,7 +154,7 @@ final class TransferEngine: @unchecked Sendable {
 
     private func start(_ transfer: Transfer) {
         guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
-            deliver(transfer, .failure(DataLoadingError.transport("cannot create a transfer", url: transfer.request.url.absoluteString)))
+            deliver(transfer, .failure(DataLoadingError.transport("cannot create a transfer", url: transfer.urlString)))
             return
         }
         transfer.easy = easy
@@ -187,13 +187,12 @@ final class TransferEngine: @unchecked Sendable {
 
     private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
         let request = transfer.request
-        let https = request.url.scheme?.lowercased() == "https"
-        osp_curl_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
         osp_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         // Redirects: followed up to the limit, never from https down to http.
         osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         osp_curl_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
-        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https")
+        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
         osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         // 100 KB, as the curl tool uses: fewer callbacks and reads than the 16 KB default, and
@@ -239,7 +238,8 @@ final class TransferEngine: @unchecked Sendable {
         var redirect: UnsafeMutablePointer<CChar>?
         osp_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
         let completion = CurlCompletion(
-            code: code, status: status, effectiveURL: effective.map { String(cString: $0) },
+            code: code, status: status,
+            effectiveURL: effective.flatMap { url in transfer.urlString.withCString { strcmp(url, $0) } == 0 ? nil : String(cString: url) },
             redirectURL: redirect.map { String(cString: $0) }, errorMessage: transfer.errorMessage,
             headerBlock: transfer.headerBlock, body: transfer.body.takeData(), expectedLength: transfer.expectedLength,
             overLimit: transfer.overLimit, limit: transfer.limit
