@@ -45,16 +45,13 @@ public enum HTTPHeaderParser {
     /// of every response, and its input comes straight from the network).
     public static func headerLine(_ line: UnsafeRawBufferPointer) -> HeaderLine {
         let bytes = line.bindMemory(to: UInt8.self)
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
         var end = bytes.count
-        while end > 0 && isSpace(bytes[end - 1]) { end -= 1 }
-        if end >= 5 && bytes[0] == 0x48 && bytes[1] == 0x54 && bytes[2] == 0x54 && bytes[3] == 0x50 && bytes[4] == 0x2F {  // HTTP/
-            return .statusLine
-        }
+        while end > 0 && isBlank(bytes[end - 1]) { end -= 1 }
+        if isStatusLine(UnsafeRawBufferPointer(rebasing: line[0..<end])) { return .statusLine }
         // A field name is a token (RFC 9110): anything else makes the line malformed.
         guard let colon = bytes[0..<end].firstIndex(of: 0x3A), colon > 0, bytes[0..<colon].allSatisfy(isTokenByte) else { return .other }
         var valueStart = colon + 1
-        while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
+        while valueStart < end && isBlank(bytes[valueStart]) { valueStart += 1 }
         let name = String(decoding: bytes[0..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
         return .field(name: name, value: value)
@@ -126,8 +123,8 @@ public enum HTTPHeaderParser {
 
     /// `Content-Length` as a byte count: ASCII digits only (no sign, no blanks), within Int64.
     public static func contentLength(_ value: String?) -> Int64? {
-        guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int64(value)
+        guard let value else { return nil }
+        return Array(value.utf8).withUnsafeBytes { contentLength($0) }
     }
 
     /// An IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110, 5.6.7), read by hand:

@@ -21,7 +21,8 @@ final class TransferEngine: @unchecked Sendable {
     private var active: [ObjectIdentifier: Transfer] = [:]
     private var waiting = TransferQueue()
     private var idleHandles: [UnsafeMutableRawPointer] = []
-    /// Results of this loop iteration, handed to their callers together before the loop sleeps.
+    /// Results not yet handed to their callers: delivered together after each pass over
+    /// finished transfers, before the loop reads on (`resumeCallers`).
     private var finished: [(Transfer, Result<CurlCompletion, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
     private let buffers: BodyBufferPool
