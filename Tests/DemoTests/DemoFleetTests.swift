@@ -37,7 +37,7 @@ extension DemoTests {
         }
 
         static func instance(upstream origin: TestHTTPServer, redis: RedisServer?) throws -> DemoProcess {
-            try DemoProcess(arguments: ["--upstream", origin.url("").absoluteString] + (redis.map { ["--shared-cache", $0.url] } ?? []))
+            try DemoProcess.start(arguments: ["--upstream", origin.url("").absoluteString] + (redis.map { ["--shared-cache", $0.url] } ?? []))
         }
 
         @Test func threeInstancesDownloadEachOriginalOnceWithTheSharedTierAndThreeTimesWithout() throws {

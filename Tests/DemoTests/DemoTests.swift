@@ -11,8 +11,23 @@ final class DemoProcess {
 
     static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
-    init(port: Int? = nil, arguments: [String] = []) throws {
-        self.port = try port ?? LoopbackPort.free()
+    /// Starts the demo on `port`, or on a free port: if a port found free is taken before
+    /// the demo binds it (the demo then exits), on another, up to five times.
+    static func start(port: Int? = nil, arguments: [String] = []) throws -> DemoProcess {
+        if let port { return try DemoProcess(port: port, arguments: arguments).ready() }
+        var attempts = 0
+        while true {
+            let demo = try DemoProcess(port: LoopbackPort.free(), arguments: arguments)
+            if demo.started || demo.process.isRunning || attempts == 4 { return try demo.ready() }
+            attempts += 1
+        }
+    }
+
+    /// Whether the demo answered (rather than exiting or running past its deadline).
+    private var started = false
+
+    private init(port: Int, arguments: [String]) throws {
+        self.port = port
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("demo.log")
@@ -28,11 +43,16 @@ final class DemoProcess {
         try process.run()
         let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
         while (try? get("/stats.json")) == nil {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                throw DemoError.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "")
-            }
+            guard process.isRunning, ContinuousClock.now < deadline else { return }
             Thread.sleep(forTimeInterval: 0.2)
         }
+        started = true
+    }
+
+    /// This demo if it started; its log as the error otherwise.
+    private func ready() throws -> DemoProcess {
+        guard started else { throw DemoError.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "") }
+        return self
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -72,7 +92,7 @@ final class DemoProcess {
 @Suite("Demo gallery", .serialized)
 struct DemoTests {
     @Test func thumbServesProcessedImagesWithValidatorsAndRefusesOtherOrigins() throws {
-        let demo = try DemoProcess()
+        let demo = try DemoProcess.start()
         defer { #expect(demo.stop() == 0) }
         let image = demo.base + "/origin/photo-3.jpg"
         let query = "url=\(image.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=120&h=90&mode=fill"
@@ -99,7 +119,7 @@ struct DemoTests {
     }
 
     @Test func aBrowserLoadsEveryImageAndAReloadReportsCachedTiers() throws {
-        let demo = try DemoProcess()
+        let demo = try DemoProcess.start()
         defer { #expect(demo.stop() == 0) }
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                     "Chromium is missing: `make test` installs Debian's chromium")
@@ -121,7 +141,7 @@ struct DemoTests {
     }
 
     @Test func sigtermStopsCleanlyAndTheCacheStaysValid() throws {
-        let demo = try DemoProcess()
+        let demo = try DemoProcess.start()
         #expect(try demo.get("/").status == 200)
         #expect(demo.stop() == 0)
         let log = try String(contentsOf: demo.log, encoding: .utf8)
@@ -143,7 +163,7 @@ struct DemoTests {
         let script = section.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }.joined()
         #expect(script.contains("osprey load") && script.contains("osprey fourcut"))
         // The examples name the demo at port 8080, as `make demo` serves it.
-        let demo = try DemoProcess(port: 8080)
+        let demo = try DemoProcess.start(port: 8080)
         defer { #expect(demo.stop() == 0) }
         let work = demo.folder.appendingPathComponent("readme")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -7,15 +7,25 @@ import Foundation
 public enum LoopbackPort {
     /// A port the kernel just handed out and that nothing holds now.
     public static func free() throws -> Int {
+        let held = try hold()
+        close(held.descriptor)
+        return held.port
+    }
+
+    /// A socket bound to a fresh port and not listening, as an outgoing connection holds its
+    /// local port: a server cannot bind the port until `descriptor` is closed.
+    public static func hold() throws -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw LoopbackPortError.noFreePort }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard fd >= 0, bound else {
+            if fd >= 0 { close(fd) }
+            throw LoopbackPortError.noFreePort
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts connections on `port` now.

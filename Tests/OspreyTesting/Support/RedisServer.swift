@@ -17,8 +17,10 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Starts a server on a free port and waits until it accepts connections.
     public init() throws {
-        port = try LoopbackPort.free()
-        try start()
+        let executable = try Self.executable()
+        let server = try SpawnedServer.onFreePort { Self.arguments(executable, port: $0) }
+        port = server.port
+        self.server = server
     }
 
     deinit { stop() }
@@ -47,12 +49,17 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     private func start() throws {
-        let executable = try Self.executable()
-        server = try SpawnedServer([executable, "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
-                                    "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"], port: port)
+        server = try SpawnedServer(Self.arguments(try Self.executable(), port: port), port: port)
     }
 
-    private static func executable() throws -> String {
+    /// The command line of a test Redis on `port`.
+    public static func arguments(_ executable: String, port: Int) -> [String] {
+        [executable, "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
+         "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"]
+    }
+
+    /// The installed `redis-server`.
+    public static func executable() throws -> String {
         for path in ["/usr/bin/redis-server", "/usr/local/bin/redis-server"] where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }

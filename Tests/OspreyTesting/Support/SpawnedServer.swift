@@ -10,13 +10,29 @@ import Foundation
 /// once. The child inherits the calling thread's signal mask, and Dispatch's threads block
 /// nearly every signal: a server started from one would never see SIGTERM, so it starts
 /// with none blocked.
-final class SpawnedServer: @unchecked Sendable {
-    let port: Int
+public final class SpawnedServer: @unchecked Sendable {
+    public let port: Int
     private(set) var pid: pid_t?
 
+    /// Runs `arguments(port)` on a port nothing holds, waiting until it accepts connections.
+    /// A port found free can be taken before the server binds it (any outgoing connection may
+    /// get it as its local port, and the tests make thousands): a server that exits before it
+    /// accepts is started again on another port, up to five times.
+    public static func onFreePort(_ arguments: (Int) -> [String]) throws -> SpawnedServer {
+        var attempts = 0
+        while true {
+            let port = try LoopbackPort.free()
+            do {
+                return try SpawnedServer(arguments(port), port: port)
+            } catch SpawnedServerError.exited where attempts < 4 {
+                attempts += 1
+            }
+        }
+    }
+
     /// Runs `arguments` (the program first; its output goes to /dev/null) and waits up to
-    /// 10 s for it to accept connections on `port`.
-    init(_ arguments: [String], port: Int) throws {
+    /// 10 s for it to accept connections on `port`; throws `exited` at once if it ends first.
+    public init(_ arguments: [String], port: Int) throws {
         self.port = port
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -40,6 +56,11 @@ final class SpawnedServer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(TimeInterval(10 * Sanitizer.timeScale))
         while Date() < deadline {
             if LoopbackPort.accepts(port) { return }
+            var status: Int32 = 0
+            if waitpid(child, &status, WNOHANG) == child {
+                pid = nil
+                throw SpawnedServerError.exited(arguments[0], port: port)
+            }
             usleep(20_000)
         }
         end(SIGKILL)
@@ -49,7 +70,7 @@ final class SpawnedServer: @unchecked Sendable {
     deinit { end(SIGTERM) }
 
     /// Sends `signal` (and SIGCONT, so a stopped server can act on it) and reaps the child.
-    func end(_ signal: Int32) {
+    public func end(_ signal: Int32) {
         guard let pid else { return }
         kill(pid, signal)
         kill(pid, SIGCONT)
@@ -59,12 +80,15 @@ final class SpawnedServer: @unchecked Sendable {
     }
 
     /// Sends `signal` without waiting (SIGSTOP, SIGCONT).
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if let pid { kill(pid, signal) }
     }
 }
 
 /// Why a test server did not start.
 public enum SpawnedServerError: Error {
+    /// It could not be run, or did not accept connections in time.
     case didNotStart(String)
+    /// It ended before accepting connections (most often: its port was taken).
+    case exited(String, port: Int)
 }

@@ -16,12 +16,15 @@ public final class TLSTestServer: @unchecked Sendable {
     public var certificateAuthorities: String { folder.appendingPathComponent("cert.pem").path }
 
     public init() throws {
-        port = try LoopbackPort.free()
-        insecurePort = try LoopbackPort.free()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tls-\(UUID().uuidString)")
+        let insecurePort = try LoopbackPort.free()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/tls_server.py").path
-        server = try SpawnedServer(["python3", script, String(port), String(insecurePort), folder.path], port: port)
+        let server = try SpawnedServer.onFreePort { ["python3", script, String($0), String(insecurePort), folder.path] }
+        self.insecurePort = insecurePort
+        self.folder = folder
+        port = server.port
+        self.server = server
     }
 
     deinit { stop() }
