@@ -49,6 +49,9 @@ struct CurlDataLoaderTests {
         #expect(second.metadata.isNotModified && second.data.isEmpty)
         #expect(h.server.requests.last?.headers["if-none-match"] == first.metadata.validators?.etag)
         #expect(h.server.requests.last?.headers["if-modified-since"] == "Mon, 01 Jan 2024 00:00:00 GMT")
+        // The same handle serves the next request: it must not carry the validators along.
+        #expect(try await h.load("/files/photo.jpg").data == NetworkHarness.body)
+        #expect(h.server.requests.last?.headers["if-none-match"] == nil && h.server.requests.last?.headers["if-modified-since"] == nil)
     }
 
     @Test func redirectsAreFollowedUpToFiveAndLoopsRefused() async throws {

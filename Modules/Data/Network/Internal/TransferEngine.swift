@@ -154,7 +154,7 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     private func start(_ transfer: Transfer) {
-        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+        guard let easy = idleHandles.popLast() ?? newHandle() else {
             deliver(transfer, .failure(DataLoadingError.transport("cannot create a transfer", url: transfer.urlString)))
             return
         }
@@ -174,9 +174,12 @@ final class TransferEngine: @unchecked Sendable {
     private func release(_ transfer: Transfer) {
         guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
-        // Kept for the next transfer: reset, it keeps its buffers and saves their page faults.
+        // Nothing of this transfer's stays reachable from the handle once it is freed below.
+        osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+        osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, nil)
+        // Kept for the next transfer, with the options every transfer shares: it keeps its
+        // buffers (and their page faults), and the next transfer sets only its own options.
         if idleHandles.count < configuration.maxConcurrentTransfers {
-            curl_easy_reset(easy)
             idleHandles.append(easy)
         } else {
             curl_easy_cleanup(easy)
@@ -186,14 +189,13 @@ final class TransferEngine: @unchecked Sendable {
         transfer.headerList = nil
     }
 
-    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
-        let request = transfer.request
-        osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
+    /// A handle with the options every transfer shares; `configure` sets the rest.
+    private func newHandle() -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
         osp_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        // Redirects: followed up to the limit, never from https down to http.
+        // Redirects: followed up to the limit, never from https down to http (per transfer).
         osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         osp_curl_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
-        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
         osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         // 100 KB, as the curl tool uses: fewer callbacks and reads than the 16 KB default, and
@@ -204,21 +206,7 @@ final class TransferEngine: @unchecked Sendable {
         osp_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.transferTimeout * 1000))
         osp_curl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseSize))
         osp_curl_setopt_string(easy, CURLOPT_USERAGENT, "Osprey/0.1 libcurl")
-        osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         if let authorities = configuration.certificateAuthorities { osp_curl_setopt_string(easy, CURLOPT_CAINFO, authorities) }
-        var headers = request.headers
-        if let validators = request.validators {
-            if let etag = validators.etag { headers["If-None-Match"] = etag }
-            if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
-        }
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
-        }
-        if let list = transfer.headerList { osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)) }
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        osp_curl_setopt_pointer(easy, CURLOPT_PRIVATE, context)
-        osp_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        osp_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         osp_curl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
@@ -228,6 +216,29 @@ final class TransferEngine: @unchecked Sendable {
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
         }
+        return easy
+    }
+
+    /// The options that differ between transfers, each set every time (a kept handle still
+    /// holds the previous transfer's).
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
+        let request = transfer.request
+        osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
+        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
+        osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        var headers = request.headers
+        if let validators = request.validators {
+            if let etag = validators.etag { headers["If-None-Match"] = etag }
+            if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
+        }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
+        }
+        osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList.map { UnsafeMutableRawPointer($0) })
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        osp_curl_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        osp_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        osp_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
     }
 
     private func complete(_ transfer: Transfer, code: CURLcode) {
