@@ -61,6 +61,11 @@ struct ValueTypeTests {
         #expect(metadata.validators == HTTPValidators(etag: "\"1\"", lastModified: "yesterday"))
         #expect(ResponseMetadata(url: URL(string: "https://e.x/a")!, statusCode: 304).isNotModified)
         #expect(HTTPValidators(etag: nil, lastModified: nil) == nil)
+        // Names already lowercase are kept as given; one name in capitals lowercases them all.
+        let mixed = ResponseMetadata(url: URL(string: "https://e.x/a")!, statusCode: 200, headers: ["etag": "\"2\"", "X-Tag": "a", "Ünï": "b"])
+        #expect(mixed.headers == ["etag": "\"2\"", "x-tag": "a", "ünï": "b"])
+        let lower = ["etag": "\"3\"", "cache-control": "max-age=1"]
+        #expect(ResponseMetadata(url: URL(string: "https://e.x/a")!, statusCode: 200, headers: lower).headers == lower)
     }
 
     @Test func errorMessagesArePlainSentences() {

@@ -52,7 +52,10 @@ public enum HTTPHeaderParser {
         guard let colon = bytes[0..<end].firstIndex(of: 0x3A), colon > 0, bytes[0..<colon].allSatisfy(isTokenByte) else { return .other }
         var valueStart = colon + 1
         while valueStart < end && isBlank(bytes[valueStart]) { valueStart += 1 }
-        let name = String(decoding: bytes[0..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        let name = String(unsafeUninitializedCapacity: colon) { name in
+            for i in 0..<colon { name[i] = bytes[i] >= 0x41 && bytes[i] <= 0x5A ? bytes[i] + 0x20 : bytes[i] }
+            return colon
+        }
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
         return .field(name: name, value: value)
     }
@@ -94,6 +97,7 @@ public enum HTTPHeaderParser {
     /// repeated field keeps its last value. Malformed lines are skipped.
     public static func fields(in block: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
+        fields.reserveCapacity(block.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
         block.withUnsafeBytes { bytes in
             var start = 0
             while start < bytes.count {

@@ -29,7 +29,9 @@ public struct ResponseMetadata: Hashable, Sendable {
     public init(url: URL, statusCode: Int, headers: [String: String] = [:], freshness: HTTPFreshness = HTTPFreshness()) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        // Loaders hand over names already lowercased (HTTP's are ASCII): kept as they are then.
+        let lowercase = headers.keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } }
+        self.headers = lowercase ? headers : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.freshness = freshness
     }
 
