@@ -257,6 +257,21 @@ struct BodyBufferPoolTests {
         #expect(pool.take(atLeast: 4 << 20).pointer == blocks[0].pointer)
     }
 
+    @Test func aLargeBodyArrivesWholeInPiecesOfAnySizeAndAlignment() {
+        let pool = BodyBufferPool(idleLimit: 0)
+        let buffer = BodyBuffer(pool: pool)
+        buffer.reserve(3_000_000)  // a mapped block: filled with streaming stores
+        let bytes = DataCachingContract.bytes(3_000_000, seed: 9)
+        var generator = SeededGenerator(seed: 4)
+        var start = 0
+        while start < bytes.count {
+            let size = [0, 1, 15, 16, 17, 63, 64, 65, 4_093, 102_400][Int.random(in: 0..<10, using: &generator)]
+            bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { buffer.append($0) }
+            start += size
+        }
+        #expect(buffer.takeData() == bytes)
+    }
+
     @Test func aBufferGrowsKeepingItsBytesAndHandsThemOverWithoutACopy() {
         let pool = BodyBufferPool(idleLimit: 1 << 20)
         let buffer = BodyBuffer(pool: pool)

@@ -77,3 +77,31 @@ CURLcode osp_curl_global_init(void) {
     return curl_global_init_mem(CURL_GLOBAL_DEFAULT, osp_curl_malloc, osp_curl_free, osp_curl_realloc,
                                 osp_curl_strdup, osp_curl_calloc);
 }
+
+#include <stdint.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+void osp_copy_streaming(void *destination, const void *source, size_t count) {
+#if defined(__x86_64__)
+    unsigned char *d = destination;
+    const unsigned char *s = source;
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head > count) head = count;
+    memcpy(d, s, head);
+    d += head; s += head; count -= head;
+    while (count >= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32)), e = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, a); _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), c); _mm_stream_si128((__m128i *)(d + 48), e);
+        d += 64; s += 64; count -= 64;
+    }
+    _mm_sfence();
+    memcpy(d, s, count);
+#else
+    memcpy(destination, source, count);
+#endif
+}

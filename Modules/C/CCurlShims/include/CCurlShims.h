@@ -29,4 +29,8 @@ CURLcode osp_curl_global_init(void);
 /// Names the calling thread (at most 15 characters), as top -H, perf and debuggers show it.
 void osp_name_current_thread(const char *name);
 
+/// memcpy with non-temporal stores on x86-64 (the bytes go to memory without being read
+/// into the cache first); plain memcpy elsewhere. Any alignment and length.
+void osp_copy_streaming(void *destination, const void *source, size_t count);
+
 #endif
