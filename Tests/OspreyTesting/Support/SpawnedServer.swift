@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import OspreyDomain
 
 /// A server program run as a child of the tests, on a loopback port: started with nothing
 /// blocked, waited for until it accepts connections, signalled and reaped when done.
@@ -53,12 +54,14 @@ public final class SpawnedServer: @unchecked Sendable {
             throw SpawnedServerError.didNotStart(arguments[0])
         }
         pid = child
+        Self.running.withLock { _ = $0.insert(child) }
         let deadline = Date().addingTimeInterval(TimeInterval(10 * Sanitizer.timeScale))
         while Date() < deadline {
             if LoopbackPort.accepts(port) { return }
             var status: Int32 = 0
             if waitpid(child, &status, WNOHANG) == child {
                 pid = nil
+                Self.running.withLock { _ = $0.remove(child) }
                 throw SpawnedServerError.exited(arguments[0], port: port)
             }
             usleep(20_000)
@@ -76,8 +79,18 @@ public final class SpawnedServer: @unchecked Sendable {
         kill(pid, SIGCONT)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        Self.running.withLock { _ = $0.remove(pid) }
         self.pid = nil
     }
+
+    /// The children not yet reaped. A server held by a `static` outlives every test (Swift
+    /// never deinitialises globals), so the process kills what is left as it exits.
+    private static let running: Locked<Set<pid_t>> = {
+        atexit {
+            for pid in SpawnedServer.running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        return Locked([])
+    }()
 
     /// Sends `signal` without waiting (SIGSTOP, SIGCONT).
     public func signal(_ signal: Int32) {
