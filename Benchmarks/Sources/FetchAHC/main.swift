@@ -3,7 +3,9 @@
 import AsyncHTTPClient
 import Foundation
 
-let urls = try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).split(separator: "\n").map(String.init)
+// Split as bytes: splitting by Character cost as much as a tenth of a client's instructions.
+let urls = try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).utf8.split(separator: UInt8(ascii: "\n"))
+    .map { String(decoding: $0, as: UTF8.self) }
 var configuration = HTTPClient.Configuration()
 configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 6
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -5,7 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-let urls = try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).split(separator: "\n").compactMap { URL(string: String($0)) }
+// Split as bytes: splitting by Character cost as much as a tenth of a client's instructions.
+let urls = try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).utf8.split(separator: UInt8(ascii: "\n"))
+    .compactMap { URL(string: String(decoding: $0, as: UTF8.self)) }
 let configuration = URLSessionConfiguration.ephemeral
 configuration.httpMaximumConnectionsPerHost = 6
 let session = URLSession(configuration: configuration)
