@@ -78,8 +78,9 @@ CURLcode osp_curl_global_init(void) {
                                 osp_curl_strdup, osp_curl_calloc);
 }
 
+// Large bodies are filled with non-temporal stores: the bytes go to memory without each cache
+// line being read first (see osp_copy_streaming in the header).
 #include <stdint.h>
-#include <string.h>
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #endif

@@ -27,8 +27,8 @@ final class BodyBuffer {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > (block?.capacity ?? 0) { reserve(max(count + bytes.count, (block?.capacity ?? 0) * 2)) }
         // Into a large block with non-temporal stores: a large body outgrows the caches anyway,
-        // and plain stores would first read every line they write from memory (a quarter
-        // less time for 20 bodies of 5 MB; see Docs/NETWORK.md).
+        // and plain stores would first read every line they write from memory (the copy of
+        // 20 bodies of 5 MB took half the time; see Docs/BENCHMARKS.md).
         if block!.capacity >= BodyBufferPool.mappedClass {
             osp_copy_streaming(block!.pointer.advanced(by: count), base, bytes.count)
         } else {
