@@ -5,6 +5,8 @@ AsyncHTTPClient, each fetching the same files from nginx on loopback, 6 at a tim
 Starts nginx (Debian's nginx-light) on 127.0.0.1 serving 1000 files of about 50 KB and 20 of
 about 5 MB, runs each client ROUNDS times interleaved (starting client rotating), reports
 the median wall time and peak memory (GNU time) and Osprey's ratio to each, then stops nginx.
+Osprey runs twice: its callers' tasks on Swift's shared pool (as plain `Task`s and task
+groups do) and on the loader's event loop (`withTaskExecutorPreference(loader.executor)`).
 
 usage: compare_fetch.py BENCH_BUILD_DIR WORK_DIR [ROUNDS]
 """
@@ -49,8 +51,10 @@ http {{ access_log off; sendfile on; keepalive_requests 100000;
 subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 time.sleep(0.5)
 
+ospreys = ["osprey, tasks on the loop", "osprey, tasks on the pool"]
 clients = {
-    "osprey": [os.path.join(build, "FetchOsprey"), url_list],
+    ospreys[0]: [os.path.join(build, "FetchOsprey"), url_list, "--on-loop"],
+    ospreys[1]: [os.path.join(build, "FetchOsprey"), url_list],
     "curl": ["curl", "--silent", "--fail", "--parallel", "--parallel-max", "6", "--config", curl_config],
     "urlsession": [os.path.join(build, "FetchURLSession"), url_list],
     "asynchttpclient": [os.path.join(build, "FetchAHC"), url_list],
@@ -59,19 +63,22 @@ results = {name: [] for name in clients}
 try:
     names_order = list(clients)
     for r in range(rounds):
-        order = names_order[r % 4:] + names_order[:r % 4]
+        order = names_order[r % len(names_order):] + names_order[:r % len(names_order)]
         for name in order:
             results[name].append(run(clients[name]))
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
 
 total = sum(size for _, size in names) / 1e6
-o_time = statistics.median(t for t, _ in results["osprey"])
-o_mem = statistics.median(m for _, m in results["osprey"])
-print(f"| client ({rounds} rounds, median; {len(names)} files, {total:.0f} MB) | wall time | peak memory | Osprey time ratio |")
-print("|---|---|---|---|")
+median = {name: statistics.median(t for t, _ in results[name]) for name in clients}
+print(f"| client ({rounds} rounds, median; {len(names)} files, {total:.0f} MB) | wall time | peak memory |")
+print("|---|---|---|")
 for name in clients:
-    t = statistics.median(x for x, _ in results[name])
     m = statistics.median(y for _, y in results[name])
-    ratio = "—" if name == "osprey" else f"{o_time / t:.2f}×"
-    print(f"| {name} | {t:.2f} s | {m / 1e6:.1f} MB | {ratio} |")
+    print(f"| {name} | {median[name]:.2f} s | {m / 1e6:.1f} MB |")
+peers = [name for name in clients if name not in ospreys]
+print()
+print("| Osprey's time over | " + " | ".join(peers) + " |")
+print("|---|" + "---|" * len(peers))
+for osprey in ospreys:
+    print(f"| {osprey} | " + " | ".join(f"{median[osprey] / median[peer]:.2f}×" for peer in peers) + " |")

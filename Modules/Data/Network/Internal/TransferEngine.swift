@@ -5,12 +5,17 @@ import OspreyDomain
 
 /// The event loop: one thread drives every transfer through one curl multi handle.
 /// Requests and cancellations reach it through a locked queue and a wake-up call.
-final class TransferEngine: @unchecked Sendable {
+final class TransferEngine: TaskExecutor, @unchecked Sendable {
     private struct Inbox {
         var submitted: [Transfer] = []
         var cancelled: [Transfer] = []
+        /// Tasks that prefer the loop as their executor, to run after the loop's pass.
+        var jobs: [UnownedJob] = []
         var stopping = false
-        /// A wake-up is on its way to the loop: later posts need not send another.
+        /// The loop has ended: jobs go to the shared pool.
+        var stopped = false
+        /// A wake-up is on its way to the loop (or the loop is running jobs and will look
+        /// again before it sleeps): later posts need not send another.
         var wakePending = false
     }
 
@@ -25,6 +30,7 @@ final class TransferEngine: @unchecked Sendable {
     /// finished transfers, before the loop reads on (`resumeCallers`).
     private var finished: [(Transfer, Result<CurlCompletion, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
+    private var thread: Thread?
     private let buffers: BodyBufferPool
 
     init(configuration: CurlDataLoader.Configuration) {
@@ -35,8 +41,11 @@ final class TransferEngine: @unchecked Sendable {
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConcurrentTransfers)
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         osp_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        let thread = Thread { [unowned self] in self.run() }
+        // The thread keeps the engine until its loop ends, so the loader may go away on
+        // the loop thread itself (in a task that prefers it).
+        let thread = Thread { self.run() }
         thread.name = "osprey.curl"
+        self.thread = thread
         thread.start()
     }
 
@@ -44,11 +53,10 @@ final class TransferEngine: @unchecked Sendable {
     /// libcurl's per-transfer receive buffer warm for the next transfer).
     private static let globalInit: Void = { _ = osp_curl_global_init() }()
 
-    /// Stops the loop, failing what is still running, and waits for the thread to end.
+    /// Stops the loop, failing what is still running, and waits for the thread to end
+    /// (unless called on that thread, which ends when its current pass is over).
     func shutdown() {
-        post { $0.stopping = true }
-        stopped.wait()
-        curl_multi_cleanup(multi)
+        if post({ $0.stopping = true }) && Thread.current != thread { stopped.wait() }
     }
 
     func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
@@ -64,15 +72,49 @@ final class TransferEngine: @unchecked Sendable {
         return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects).result().get()
     }
 
-    /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
-    /// a thousand requests handed over at once cost one wake-up, not a thousand.
-    private func post(_ change: (inout Inbox) -> Void) {
-        let wake = inbox.withLock { inbox in
-            change(&inbox)
-            defer { inbox.wakePending = true }
-            return !inbox.wakePending
+    /// Runs a task's job on the loop thread, after the loop's current pass; on the shared
+    /// pool once the loop has ended.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !post({ $0.jobs.append(job) }) { globalConcurrentExecutor.enqueue(job) }
+    }
+
+    /// Runs the jobs of tasks that prefer the loop, and those they enqueue in turn (a child
+    /// task's result resumes its parent), until none is left. Posts meanwhile send no
+    /// wake-up; true when something came in for the loop.
+    private func runJobs() -> Bool {
+        var jobs = inbox.withLock { inbox in
+            defer { inbox.jobs = []; inbox.wakePending = true }
+            return inbox.jobs
         }
-        if wake { curl_multi_wakeup(multi) }
+        let executor = asUnownedTaskExecutor()
+        while !jobs.isEmpty {
+            for job in jobs { job.runSynchronously(on: executor) }
+            jobs = inbox.withLock { inbox in
+                defer { inbox.jobs = [] }
+                return inbox.jobs
+            }
+        }
+        return inbox.withLock { inbox in
+            let posted = !inbox.jobs.isEmpty || !inbox.submitted.isEmpty || !inbox.cancelled.isEmpty || inbox.stopping
+            inbox.wakePending = false
+            return posted
+        }
+    }
+
+    /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
+    /// a thousand requests handed over at once cost one wake-up, not a thousand. False, and
+    /// nothing changed, once the loop has ended. The wake-up is sent under the lock, so the
+    /// loop cannot end and free its multi handle in between.
+    @discardableResult
+    private func post(_ change: (inout Inbox) -> Void) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.stopped else { return false }
+            change(&inbox)
+            if !inbox.wakePending { curl_multi_wakeup(multi) }
+            inbox.wakePending = true
+            return true
+        }
     }
 
     private func run() {
@@ -93,6 +135,13 @@ final class TransferEngine: @unchecked Sendable {
                 while let transfer = waiting.popFirst() { deliver(transfer, .failure(CancellationError())) }
                 for easy in idleHandles { curl_easy_cleanup(easy) }
                 resumeCallers()
+                // Tasks that prefer the loop run on the shared pool from now on.
+                let jobs = inbox.withLock { inbox in
+                    defer { inbox.jobs = []; inbox.stopped = true }
+                    return inbox.jobs
+                }
+                for job in jobs { globalConcurrentExecutor.enqueue(job) }
+                curl_multi_cleanup(multi)
                 stopped.signal()
                 return
             }
@@ -112,7 +161,8 @@ final class TransferEngine: @unchecked Sendable {
             let refilled = startWaiting()
             abortStalledTransfers()
             resumeCallers()
-            if !refilled { curl_multi_poll(multi, nil, 0, 100, nil) }
+            let posted = runJobs()
+            if !refilled && !posted { curl_multi_poll(multi, nil, 0, 100, nil) }
         }
     }
 
