@@ -262,6 +262,20 @@ struct CurlDataLoaderExecutorTests {
         #expect(waited < Sanitizer.scaled(.seconds(2)), "returned within \(waited)")
     }
 
+    @Test func aLoaderLetGoFreesItsLoopAndItsBodyMemory() async throws {
+        let server = try TestHTTPServer()
+        server.serve("photo.jpg", NetworkHarness.body)
+        var loader: CurlDataLoader? = CurlDataLoader()
+        _ = try await loader!.loadData(for: DataRequest(url: server.url("/files/photo.jpg")))
+        weak let engine = loader!.engine
+        loader = nil
+        // The loop's thread holds the engine until the loop ends, and nothing holds the thread.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while engine != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(engine == nil, "the engine (and its idle body blocks) freed")
+        server.stop()
+    }
+
     @Test func theLoaderMayGoAwayOnItsOwnLoopAndItsTasksCarryOnElsewhere() async throws {
         let server = try TestHTTPServer()
         server.serve("photo.jpg", NetworkHarness.body)

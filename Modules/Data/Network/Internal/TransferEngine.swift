@@ -14,6 +14,8 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         var stopping = false
         /// The loop has ended: jobs go to the shared pool.
         var stopped = false
+        /// The loop's thread, once it runs.
+        var loopThread: pthread_t?
         /// A wake-up is on its way to the loop (or the loop is running jobs and will look
         /// again before it sleeps): later posts need not send another.
         var wakePending = false
@@ -30,7 +32,6 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     /// finished transfers, before the loop reads on (`resumeCallers`).
     private var finished: [(Transfer, Result<CurlCompletion, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
-    private var thread: Thread?
     private let buffers: BodyBufferPool
 
     init(configuration: CurlDataLoader.Configuration) {
@@ -42,10 +43,10 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         osp_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         // The thread keeps the engine until its loop ends, so the loader may go away on
-        // the loop thread itself (in a task that prefers it).
+        // the loop thread itself (in a task that prefers it). The engine does not keep the
+        // thread: Foundation's `Thread` holds on to its closure, which would make a cycle.
         let thread = Thread { self.run() }
         thread.name = "osprey.curl"
-        self.thread = thread
         thread.start()
     }
 
@@ -56,7 +57,8 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     /// Stops the loop, failing what is still running, and waits for the thread to end
     /// (unless called on that thread, which ends when its current pass is over).
     func shutdown() {
-        if post({ $0.stopping = true }) && Thread.current != thread { stopped.wait() }
+        let onLoop = inbox.withLock { $0.loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if post({ $0.stopping = true }) && !onLoop { stopped.wait() }
     }
 
     func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
@@ -119,6 +121,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
 
     private func run() {
         osp_name_current_thread("osprey.curl")
+        inbox.withLock { $0.loopThread = pthread_self() }
         var running: Int32 = 0
         while true {
             let (submitted, cancelled, stopping) = inbox.withLock { inbox in
