@@ -13,7 +13,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         var jobs: [UnownedJob] = []
         var stopping = false
         /// The loop has ended: jobs go to the shared pool.
-        var stopped = false
+        var loopEnded = false
         /// The loop's thread, once it runs.
         var loopThread: pthread_t?
         /// A wake-up is on its way to the loop (or the loop is running jobs and will look
@@ -82,25 +82,21 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs the jobs of tasks that prefer the loop, and those they enqueue in turn (a child
-    /// task's result resumes its parent), until none is left. Posts meanwhile send no
-    /// wake-up; true when something came in for the loop.
+    /// task's result resumes its parent), until none is left; true when a submission, a
+    /// cancellation or the stop came in meanwhile. While jobs run, posts send no wake-up
+    /// (the loop looks again before it sleeps). A pass with no jobs takes the lock once.
     private func runJobs() -> Bool {
-        var jobs = inbox.withLock { inbox in
-            defer { inbox.jobs = []; inbox.wakePending = true }
-            return inbox.jobs
-        }
         let executor = asUnownedTaskExecutor()
-        while !jobs.isEmpty {
-            for job in jobs { job.runSynchronously(on: executor) }
-            jobs = inbox.withLock { inbox in
+        var ranJobs = false
+        while true {
+            let (jobs, posted) = inbox.withLock { inbox in
                 defer { inbox.jobs = [] }
-                return inbox.jobs
+                if !inbox.jobs.isEmpty { inbox.wakePending = true } else if ranJobs { inbox.wakePending = false }
+                return (inbox.jobs, !inbox.submitted.isEmpty || !inbox.cancelled.isEmpty || inbox.stopping)
             }
-        }
-        return inbox.withLock { inbox in
-            let posted = !inbox.jobs.isEmpty || !inbox.submitted.isEmpty || !inbox.cancelled.isEmpty || inbox.stopping
-            inbox.wakePending = false
-            return posted
+            if jobs.isEmpty { return posted }
+            for job in jobs { job.runSynchronously(on: executor) }
+            ranJobs = true
         }
     }
 
@@ -111,7 +107,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     @discardableResult
     private func post(_ change: (inout Inbox) -> Void) -> Bool {
         inbox.withLock { inbox in
-            guard !inbox.stopped else { return false }
+            guard !inbox.loopEnded else { return false }
             change(&inbox)
             if !inbox.wakePending { curl_multi_wakeup(multi) }
             inbox.wakePending = true
@@ -140,7 +136,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
                 resumeCallers()
                 // Tasks that prefer the loop run on the shared pool from now on.
                 let jobs = inbox.withLock { inbox in
-                    defer { inbox.jobs = []; inbox.stopped = true }
+                    defer { inbox.jobs = []; inbox.loopEnded = true }
                     return inbox.jobs
                 }
                 for job in jobs { globalConcurrentExecutor.enqueue(job) }
