@@ -88,7 +88,7 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	@# libraries), and with them linked in (--static-swift-stdlib, as Swift servers are deployed).
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	rm -f Benchmarks/.build-static/release.yaml
-	for client in FetchOsprey FetchURLSession FetchAHC; do \
+	for client in FetchOsprey FetchURLSession FetchAHC FetchLibcurlC FetchRawSocket; do \
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3

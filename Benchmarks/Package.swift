@@ -48,5 +48,8 @@ let package = Package(
             dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // References for the download comparison, in C: libcurl with nothing around it, and raw sockets.
+        .executableTarget(name: "FetchLibcurlC", linkerSettings: [.linkedLibrary("curl")]),
+        .executableTarget(name: "FetchRawSocket", linkerSettings: [.linkedLibrary("pthread")]),
     ]
 )

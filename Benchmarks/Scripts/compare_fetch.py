@@ -7,6 +7,9 @@ about 5 MB, runs each client ROUNDS times interleaved (starting client rotating)
 the median wall time and peak memory (GNU time) and Osprey's ratio to each, then stops nginx.
 Osprey runs twice: its callers' tasks on Swift's shared pool (as plain `Task`s and task
 groups do) and on the loader's event loop (`withTaskExecutorPreference(loader.executor)`).
+Two references in C run beside them, not peers but yardsticks: FetchLibcurlC (libcurl's multi
+interface with nothing around it, each body kept in memory as a loader must) and
+FetchRawSocket (six blocking keep-alive connections, bytes dropped: this machine's floor).
 
 usage: compare_fetch.py BENCH_BUILD_DIR WORK_DIR [ROUNDS]
 """
@@ -52,9 +55,12 @@ subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 time.sleep(0.5)
 
 ospreys = ["osprey, tasks on the loop", "osprey, tasks on the pool"]
+references = ["libcurl in C (reference)", "raw sockets in C (reference)"]
 clients = {
     ospreys[0]: [os.path.join(build, "FetchOsprey"), url_list, "--on-loop"],
     ospreys[1]: [os.path.join(build, "FetchOsprey"), url_list],
+    references[0]: [os.path.join(build, "FetchLibcurlC"), url_list],
+    references[1]: [os.path.join(build, "FetchRawSocket"), url_list],
     "curl": ["curl", "--silent", "--fail", "--parallel", "--parallel-max", "6", "--config", curl_config],
     "urlsession": [os.path.join(build, "FetchURLSession"), url_list],
     "asynchttpclient": [os.path.join(build, "FetchAHC"), url_list],
@@ -75,10 +81,12 @@ print(f"| client ({rounds} rounds, median; {len(names)} files, {total:.0f} MB) |
 print("|---|---|---|")
 for name in clients:
     m = statistics.median(y for _, y in results[name])
-    print(f"| {name} | {median[name]:.2f} s | {m / 1e6:.1f} MB |")
-peers = [name for name in clients if name not in ospreys]
+    print(f"| {name} | {median[name]:.3f} s | {m / 1e6:.1f} MB |")
+# Osprey's ratios to the peers (the issue's targets) and to the references; the references'
+# own ratios to the peers show what libcurl alone, and the machine, allow.
+columns = [name for name in clients if name not in ospreys]
 print()
-print("| Osprey's time over | " + " | ".join(peers) + " |")
-print("|---|" + "---|" * len(peers))
-for osprey in ospreys:
-    print(f"| {osprey} | " + " | ".join(f"{median[osprey] / median[peer]:.2f}×" for peer in peers) + " |")
+print("| time over | " + " | ".join(columns) + " |")
+print("|---|" + "---|" * len(columns))
+for row in ospreys + references:
+    print(f"| {row} | " + " | ".join("—" if row == column else f"{median[row] / median[column]:.2f}×" for column in columns) + " |")
