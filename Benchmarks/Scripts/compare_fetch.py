@@ -4,7 +4,8 @@ AsyncHTTPClient, each fetching the same files from nginx on loopback, 6 at a tim
 
 Starts nginx (Debian's nginx-light) on 127.0.0.1 serving 1000 files of about 50 KB and 20 of
 about 5 MB, runs each client ROUNDS times interleaved (starting client rotating), reports
-the median wall time and peak memory (GNU time) and Osprey's ratio to each, then stops nginx.
+the median wall time and peak memory (GNU time) and the ratios of Osprey and of the two
+references below to every other client, then stops nginx.
 Osprey runs twice: its callers' tasks on Swift's shared pool (as plain `Task`s and task
 groups do) and on the loader's event loop (`withTaskExecutorPreference(loader.executor)`).
 Two references in C run beside them, not peers but yardsticks: FetchLibcurlC (libcurl's multi
