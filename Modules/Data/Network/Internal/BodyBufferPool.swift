@@ -26,7 +26,8 @@ final class BodyBufferPool: Sendable {
     }
 
     private struct Idle {
-        var blocks: [Int: [Block]] = [:]
+        /// Idle blocks by class: index 0 holds the smallest class, each next one twice that.
+        var blocks: [[Block]] = []
         var bytes = 0
     }
 
@@ -43,15 +44,16 @@ final class BodyBufferPool: Sendable {
 
     deinit {
         idle.withLock { idle in
-            for block in idle.blocks.values.joined() { Self.release(block) }
+            for block in idle.blocks.joined() { Self.release(block) }
         }
     }
 
     /// A block of at least `count` bytes: an idle one of its class, or a new one.
     func take(atLeast count: Int) -> Block {
         let capacity = Self.capacityClass(for: count)
+        let index = Self.classIndex(of: capacity)
         let reused: Block? = idle.withLock { idle in
-            guard let block = idle.blocks[capacity]?.popLast() else { return nil }
+            guard index < idle.blocks.count, let block = idle.blocks[index].popLast() else { return nil }
             idle.bytes -= capacity
             return block
         }
@@ -67,7 +69,9 @@ final class BodyBufferPool: Sendable {
     func give(_ block: Block) {
         let kept = idle.withLock { idle in
             guard idle.bytes + block.capacity <= idleLimit else { return false }
-            idle.blocks[block.capacity, default: []].append(block)
+            let index = Self.classIndex(of: block.capacity)
+            while idle.blocks.count <= index { idle.blocks.append([]) }
+            idle.blocks[index].append(block)
             idle.bytes += block.capacity
             return true
         }
@@ -81,6 +85,11 @@ final class BodyBufferPool: Sendable {
         var capacity = smallestClass
         while capacity < count { capacity <<= 1 }
         return capacity
+    }
+
+    /// The position of a capacity class (a power of two from `smallestClass`) among the classes.
+    private static func classIndex(of capacity: Int) -> Int {
+        capacity.trailingZeroBitCount - smallestClass.trailingZeroBitCount
     }
 
     private static func allocate(_ capacity: Int) -> UnsafeMutableRawPointer {

@@ -11,7 +11,7 @@ final class Transfer: @unchecked Sendable {
     let isHTTPS: Bool
     let progress: @Sendable (TransferProgress) -> Void
     let limit: Int64
-    var continuation: CheckedContinuation<CurlCompletion, any Error>?
+    var continuation: UnsafeContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -24,7 +24,12 @@ final class Transfer: @unchecked Sendable {
     var hasLocation = false
     var overLimit = false
     var isCancelled = false
-    /// When a byte (of header or body) last arrived; the stall timer runs from here.
+    /// Bytes of header and body received so far; the loop compares it between its passes.
+    var received = 0
+    /// What `received` was when the loop last saw it change, and when that was: the stall
+    /// timer runs from there. The callbacks only count (a clock read per header line and per
+    /// read was a tenth of their cost); the loop reads the clock once per pass.
+    var receivedAtLastCheck = 0
     var lastActivity = ContinuousClock.now
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool) {
@@ -52,13 +57,14 @@ final class Transfer: @unchecked Sendable {
     /// loop acts on (`Content-Length`, whether a `Location` came). A status line starts a
     /// new block (a redirect, or 100 Continue).
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        received &+= line.count
         if HTTPHeaderParser.isStatusLine(line) {
             headerBlock.removeAll(keepingCapacity: true)
             expectedLength = nil
             hasLocation = false
         }
-        headerBlock.append(contentsOf: line)
+        if headerBlock.capacity == 0 { headerBlock.reserveCapacity(512) }  // one allocation for a typical block, not five
+        headerBlock.append(contentsOf: line.bindMemory(to: UInt8.self))
         if HTTPHeaderParser.value(ofField: "location", in: line) != nil { hasLocation = true }
         guard let value = HTTPHeaderParser.value(ofField: "content-length", in: line),
               let length = HTTPHeaderParser.contentLength(value) else { return true }
@@ -75,7 +81,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Body bytes: appended within the limit, with progress.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        received &+= bytes.count
         guard Int64(body.count + bytes.count) <= limit else {
             overLimit = true
             return false

@@ -64,7 +64,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers)
         let completion = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
                 post { $0.submitted.append(transfer) }
             }
@@ -178,12 +178,18 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     }
 
     /// libcurl's low-speed check averages over seconds; Osprey's stall timeout means no byte
-    /// at all for that long, so the loop checks it itself.
+    /// at all for that long, so the loop checks it itself, after every pass: a transfer that
+    /// received bytes since the last check was active now.
     private func abortStalledTransfers() {
         let now = ContinuousClock.now
         let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
-        for transfer in active.values where now - transfer.lastActivity > limit {
-            abort(transfer, with: AttemptFailure(error: .timedOut(.stall, url: transfer.urlString), retryAfter: nil))
+        for transfer in active.values {
+            if transfer.received != transfer.receivedAtLastCheck {
+                transfer.receivedAtLastCheck = transfer.received
+                transfer.lastActivity = now
+            } else if now - transfer.lastActivity > limit {
+                abort(transfer, with: AttemptFailure(error: .timedOut(.stall, url: transfer.urlString), retryAfter: nil))
+            }
         }
     }
 
