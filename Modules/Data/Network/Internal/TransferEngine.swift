@@ -113,11 +113,17 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     /// a thousand requests handed over at once cost one wake-up, not a thousand. False, and
     /// nothing changed, once the loop has ended. The wake-up is sent under the lock, so the
     /// loop cannot end and free its multi handle in between.
+    ///
+    /// A post from the loop's own thread (a caller resumed there, or a task running there
+    /// between passes) sends none: the loop reads the inbox again before it sleeps. Each
+    /// wake-up is a system call and a pass that finds nothing to do; with tasks on the loop,
+    /// 1000 transfers sent 300 of them.
     @discardableResult
     private func post(_ change: (inout Inbox) -> Void) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.loopEnded else { return false }
             change(&inbox)
+            if let loop = inbox.loopThread, pthread_equal(loop, pthread_self()) != 0 { return true }
             if !inbox.wakePending { curl_multi_wakeup(multi) }
             inbox.wakePending = true
             return true
