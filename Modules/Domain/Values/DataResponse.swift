@@ -35,8 +35,9 @@ public struct ResponseMetadata: Hashable, Sendable {
         self.freshness = freshness
     }
 
-    /// Whether a name is ASCII without capitals, read through its contiguous bytes (this
-    /// runs for every response, and a byte loop over them costs a tenth of the generic view's).
+    /// Whether a name is ASCII without capitals, read through its contiguous bytes: this runs
+    /// for every response, and the generic UTF-8 view made the initialiser cost twice as much
+    /// (callgrind: about 2,900 instructions a response, 1,600 this way).
     private static func isLowercaseASCII(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) } }
