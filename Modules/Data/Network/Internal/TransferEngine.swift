@@ -16,6 +16,8 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         var loopEnded = false
         /// The loop's thread, once it runs.
         var loopThread: pthread_t?
+        /// The caller runs on the loop's thread.
+        var isOnLoopThread: Bool { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         /// A wake-up is on its way to the loop (or the loop is running jobs and will look
         /// again before it sleeps): later posts need not send another.
         var wakePending = false
@@ -66,7 +68,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     /// Stops the loop, failing what is still running, and waits for the thread to end
     /// (unless called on that thread, which ends when its current pass is over).
     func shutdown() {
-        let onLoop = inbox.withLock { $0.loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let onLoop = inbox.withLock { $0.isOnLoopThread }
         if post({ $0.stopping = true }) && !onLoop { stopped.wait() }
     }
 
@@ -123,7 +125,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         inbox.withLock { inbox in
             guard !inbox.loopEnded else { return false }
             change(&inbox)
-            if let loop = inbox.loopThread, pthread_equal(loop, pthread_self()) != 0 { return true }
+            if inbox.isOnLoopThread { return true }
             if !inbox.wakePending { curl_multi_wakeup(multi) }
             inbox.wakePending = true
             return true
