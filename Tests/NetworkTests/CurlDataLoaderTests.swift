@@ -158,16 +158,22 @@ struct CurlDataLoaderTests {
         #expect(h.server.requests.last?.headers["authorization"] == "Bearer token")
     }
 
-    @Test func aUserAgentIsSentOnceAndARequestMayReplaceIt() async throws {
+    @Test func theDefaultHeadersAreSentOnceAndARequestMayReplaceThem() async throws {
         let h = try NetworkHarness()
         _ = try await h.load("/files/photo.jpg")
         #expect(h.server.requests.last?.headers["user-agent"] == "Osprey/0.1 libcurl")
-        let own = try NetworkHarness(configuration: .init(requestModifier: { $0.headers["user-agent"] = "Gallery/2" }))
+        #expect(h.server.requests.last?.headers["accept-encoding"] == "gzip, deflate")
+        let own = try NetworkHarness(configuration: .init(requestModifier: {
+            $0.headers["user-agent"] = "Gallery/2"
+            $0.headers["Accept-Encoding"] = "identity"
+        }))
         _ = try await own.load("/files/photo.jpg")
         #expect(own.server.requests.last?.headers["user-agent"] == "Gallery/2", "replaced, not sent beside the default")
+        #expect(own.server.requests.last?.headers["accept-encoding"] == "identity", "replaced, not sent beside the default")
         let other = try NetworkHarness(configuration: .init(requestModifier: { $0.headers["Accept"] = "image/webp" }))
         _ = try await other.load("/files/photo.jpg")
         #expect(other.server.requests.last?.headers["user-agent"] == "Osprey/0.1 libcurl", "kept beside a request's own headers")
+        #expect(other.server.requests.last?.headers["accept-encoding"] == "gzip, deflate", "kept beside a request's own headers")
         #expect(other.server.requests.last?.headers["accept"] == "image/webp")
     }
 
