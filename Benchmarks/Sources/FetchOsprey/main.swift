@@ -25,7 +25,8 @@ nonisolated func fetchAll(_ urls: [URL], with loader: CurlDataLoader) async thro
 }
 
 let bytes: Int
-if let option = CommandLine.arguments.firstIndex(of: "--loaders"), let count = Int(CommandLine.arguments[option + 1]), count > 1 {
+if let option = CommandLine.arguments.firstIndex(of: "--loaders"),
+   let count = CommandLine.arguments.dropFirst(option + 1).first.flatMap({ Int($0) }), count > 1 {
     bytes = try await fetchWithLoaders(count)
 } else {
     let loader = CurlDataLoader(configuration: .init(maxConcurrentTransfers: 6, maxConnectionsPerHost: 6))
