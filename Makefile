@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG and WebP.
 PIP_PACKAGES := pypng Pillow
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -52,6 +52,7 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
+        systemLibrary("CLCMS", pkgConfig: "lcms2", apt: ["liblcms2-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
@@ -59,12 +60,13 @@ let package = Package(
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
-        // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C.
+        // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C, and
+        // giflib's frame loop with its canvas (giflib ships no pkg-config file: libgif-dev).
         .target(
             name: "CCodecShims",
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif")]
         ),
 
         // C wrappers for libcurl's variadic setopt and getinfo.
@@ -94,7 +96,7 @@ let package = Package(
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
         .target(
             name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP"],
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", logging],
             path: "Modules/Codec",
             swiftSettings: swiftSettings
         ),

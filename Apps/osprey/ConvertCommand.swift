@@ -12,7 +12,10 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             --mode fit keeps the aspect ratio inside WxH; --mode fill covers WxH and crops \
             the centre. Images are never enlarged. The output format comes from its \
-            extension: .jpg/.jpeg, .png or .webp.
+            extension: .jpg/.jpeg, .png or .webp. An animated input (GIF, APNG, WebP) stays \
+            animated when the output is .webp, unless --first-frame; other outputs take the \
+            first frame. Colours are converted to sRGB through the input's ICC profile unless \
+            --keep-profile, which leaves them as stored and embeds the profile in the output.
 
             Example:
               osprey convert big.png --size 640x640 --mode fill -o thumb.webp --quality 0.85
@@ -41,19 +44,32 @@ struct ConvertCommand: ParsableCommand {
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
     }
 
-    @Flag(help: "One JSON object: output, format, width, height, bytes.")
+    @Flag(help: "One JSON object: output, format, width, height, bytes, frames.")
     var json = false
+
+    @Flag(help: "Write only the first frame of an animated input, even as .webp.")
+    var firstFrame = false
+
+    @Flag(help: "Keep the input's colours and ICC profile instead of converting to sRGB.")
+    var keepProfile = false
 
     func run() throws {
         let codec = ImageCodec()
         var image: Image
         do {
-            image = try codec.decode(.file(path: input), options: DecodingOptions(targetSize: size?.size, contentMode: mode))
+            let frames: FrameSelection = Self.format(ofPath: output) == .webp && !firstFrame ? .all : .first
+            image = try codec.decode(.file(path: input), options: DecodingOptions(
+                targetSize: size?.size, contentMode: mode, colorHandling: keepProfile ? .preserve : .convertToSRGB, frames: frames))
         } catch {
             throw ExitStatus.fail(error)
         }
         if mode == .fill, let target = size?.size {
-            image = CentreCrop.crop(image, to: PixelSize(width: min(target.width, image.width), height: min(target.height, image.height)))
+            let crop = PixelSize(width: min(target.width, image.width), height: min(target.height, image.height))
+            if let animation = image.animation {
+                image = Image(animation: animation.mapFrames { CentreCrop.crop($0, to: crop) })
+            } else {
+                image = CentreCrop.crop(image, to: crop)
+            }
         }
         let data: Data
         do {
@@ -70,7 +86,8 @@ struct ConvertCommand: ParsableCommand {
         }
         if json {
             print(try CacheJSON.encode(WrittenImage(output: output, format: Self.format(ofPath: output)!.rawValue,
-                                                    width: image.width, height: image.height, bytes: data.count)))
+                                                    width: image.width, height: image.height, bytes: data.count,
+                                                    frames: image.animation?.frames.count ?? 1)))
         }
     }
 

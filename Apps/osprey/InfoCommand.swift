@@ -7,7 +7,7 @@ import OspreyDomain
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show an image's format, displayed size, orientation, alpha and frame count.",
+        abstract: "Show an image's format, size, orientation, alpha, frames, loop count and colour profile.",
         discussion: """
             The size is as displayed, after EXIF orientation. The format is read from the \
             file's magic bytes, never from its extension.
@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "The image file.")
     var file: String
 
-    @Flag(help: "Print one JSON object with keys format, width, height, orientation, hasAlpha, frameCount.")
+    @Flag(help: "Print one JSON object with keys format, width, height, orientation, hasAlpha, frameCount, loopCount, colorProfile, convertsToSRGB.")
     var json = false
 
     func run() throws {
@@ -40,6 +40,12 @@ struct InfoCommand: ParsableCommand {
             print("orientation: \(info.orientation)")
             print("alpha: \(info.hasAlpha ? "yes" : "no")")
             print("frames: \(info.frameCount)")
+            if let loops = info.loopCount { print("loops: \(loops == 0 ? "forever" : "\(loops)")") }
+            if let profile = info.colorProfile {
+                print("colour profile: \(profile) (\(info.convertsToSRGB ? "converted to sRGB" : "ignored: unusable"))")
+            } else {
+                print("colour profile: none (sRGB assumed)")
+            }
         }
     }
 }

@@ -5,4 +5,6 @@ struct WrittenImage: Codable {
     let width: Int
     let height: Int
     let bytes: Int
+    /// Frames written: 1 for a still.
+    var frames: Int = 1
 }

@@ -1,8 +1,8 @@
 import Foundation
 import OspreyDomain
 
-/// The default codec: decodes JPEG, PNG and WebP — chosen by magic bytes, never by file
-/// extension or Content-Type — and encodes the same three.
+/// The default codec: decodes JPEG, PNG (and APNG), WebP and GIF — chosen by magic bytes,
+/// never by file extension or Content-Type — and encodes JPEG, PNG and WebP.
 ///
 /// ```swift
 /// let codec = ImageCodec()
@@ -30,7 +30,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         switch try detectFormat(of: InputReader.prefix(of: input)) {
         case .jpeg: try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decode(input, options: options)
         case .png: try PNGDecoder(limits: limits).decode(input, options: options)
-        default: try WebPDecoder(limits: limits).decode(input, options: options)
+        case .gif: try GIFDecoder(limits: limits).decode(input, options: options)
+        case .webp: try WebPDecoder(limits: limits).decode(input, options: options)
+        case let format: throw .unsupportedFormat(format)
         }
     }
 
@@ -39,7 +41,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         switch try detectFormat(of: InputReader.prefix(of: input)) {
         case .jpeg: try JPEGDecoder(limits: limits).info(input)
         case .png: try PNGDecoder(limits: limits).info(input)
-        default: try WebPDecoder(limits: limits).info(input)
+        case .gif: try GIFDecoder(limits: limits).info(input)
+        case .webp: try WebPDecoder(limits: limits).info(input)
+        case let format: throw .unsupportedFormat(format)
         }
     }
 

@@ -7,6 +7,11 @@ as raw bytes to OUTPUT and a line "OUTPUT<TAB>WIDTH<TAB>HEIGHT<TAB>CHANNELS" (or
   png        pypng, RGBA 8-bit, raw sample values, no gamma (exact for PngSuite)
   pil        Pillow, EXIF orientation applied, RGB or RGBA
   pil-N      Pillow full decode, orientation applied, then a Lanczos resize to fit NxN
+  pil-frames every frame of an animation as Pillow composes it, RGBA, one after another
+             (the line gives the frame count as a fifth field)
+
+The pil modes are colour-managed: an embedded ICC profile is converted to sRGB with Little
+CMS (relative colorimetric, no black-point compensation), as libvips' --export-profile srgb.
 """
 import sys
 
@@ -36,18 +41,50 @@ def pypng_rgba(path):
                 data.extend(px)
     return width, height, 4, bytes(data)
 
+def to_srgb(im, icc, has_alpha):
+    """im converted from its embedded profile to sRGB, or None when Little CMS refuses it."""
+    import io
+    from PIL import ImageCms
+    try:
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        if im.mode == "P":
+            im = im.convert("RGBA" if has_alpha else "RGB")
+        if im.mode == "LA":
+            im = im.convert("RGBA")
+        if im.mode == "L":
+            return ImageCms.profileToProfile(im, source, ImageCms.createProfile("sRGB"), renderingIntent=1,
+                                             outputMode="RGB")
+        mode = "RGBA" if im.mode == "RGBA" else "RGB"
+        return ImageCms.profileToProfile(im, source, ImageCms.createProfile("sRGB"), renderingIntent=1,
+                                         outputMode=mode)
+    except Exception:
+        return None
+
 def pillow(path, fit=None):
     from PIL import Image, ImageOps
     with Image.open(path) as im:
         im.seek(0)
+        icc = im.info.get("icc_profile")
         im = ImageOps.exif_transpose(im)
         has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
-        im = im.convert("RGBA" if has_alpha else "RGB")
+        converted = to_srgb(im, icc, has_alpha) if icc else None
+        im = (converted or im).convert("RGBA" if has_alpha else "RGB")
         if fit:
             scale = min(1.0, fit / im.width, fit / im.height)
             size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
             im = im.resize(size, Image.LANCZOS)
         return im.width, im.height, len(im.mode), im.tobytes()
+
+def pillow_frames(path):
+    from PIL import Image, ImageSequence
+    frames = []
+    with Image.open(path) as im:
+        icc = im.info.get("icc_profile")
+        for frame in ImageSequence.Iterator(im):
+            rgba = frame.convert("RGBA")
+            converted = to_srgb(rgba, icc, True) if icc else None
+            frames.append((converted or rgba).tobytes())
+        return im.width, im.height, 4, b"".join(frames), len(frames)
 
 for line in sys.stdin:
     mode, source, target = line.rstrip("\n").split("\t")
@@ -56,6 +93,12 @@ for line in sys.stdin:
             w, h, c, data = pypng_rgba(source)
         elif mode == "pil":
             w, h, c, data = pillow(source)
+        elif mode == "pil-frames":
+            w, h, c, data, count = pillow_frames(source)
+            with open(target, "wb") as f:
+                f.write(data)
+            print(f"{target}\t{w}\t{h}\t{c}\t{count}", flush=True)
+            continue
         elif mode.startswith("pil-"):
             w, h, c, data = pillow(source, int(mode[4:]))
         else:

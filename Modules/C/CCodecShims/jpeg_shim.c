@@ -65,6 +65,7 @@ static osp_jpeg_decoder *osp_jpeg_create(void) {
     self->progress.progress_monitor = osp_jpeg_progress;
     self->cinfo.progress = &self->progress;
     jpeg_save_markers(&self->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&self->cinfo, JPEG_APP0 + 2, 0xFFFF);
     return self;
 }
 
@@ -150,6 +151,17 @@ const uint8_t *osp_jpeg_exif(osp_jpeg_decoder *self, size_t *length) {
     return NULL;
 }
 
+uint8_t *osp_jpeg_icc(osp_jpeg_decoder *self, size_t *length) {
+    *length = 0;
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (setjmp(self->jump)) return NULL;
+    // libjpeg-turbo checks the sequence numbers and counts; a broken set gives FALSE.
+    if (!jpeg_read_icc_profile(&self->cinfo, &icc, &icc_length) || !icc) return NULL;
+    *length = icc_length;
+    return icc;
+}
+
 const char *osp_jpeg_error_message(const osp_jpeg_decoder *self) { return self->message; }
 
 void osp_jpeg_close(osp_jpeg_decoder *self) {
@@ -174,7 +186,8 @@ static void osp_jpeg_encode_error_exit(j_common_ptr cinfo) {
 }
 
 int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
-                    int quality, uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
+                    int quality, const uint8_t *icc, size_t icc_length,
+                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     struct jpeg_compress_struct cinfo;
     struct osp_jpeg_encoder self;
     unsigned char *buffer = NULL;
@@ -198,6 +211,7 @@ int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     jpeg_start_compress(&cinfo, TRUE);
+    if (icc && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_length);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
         jpeg_write_scanlines(&cinfo, &row, 1);

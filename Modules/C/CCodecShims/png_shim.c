@@ -166,6 +166,76 @@ const uint8_t *osp_png_exif(osp_png_decoder *self, size_t *length) {
     return NULL;
 }
 
+const uint8_t *osp_png_icc(osp_png_decoder *self, size_t *length) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 count = 0;
+    if (png_get_iCCP(self->png, self->info, &name, &compression, &profile, &count) && profile && count > 0) {
+        *length = count;
+        return profile;
+    }
+    *length = 0;
+    return NULL;
+}
+
+int osp_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                        char *error, size_t error_capacity) {
+    osp_png_decoder *self = osp_png_open_memory(data, size);
+    if (!self) {
+        snprintf(error, error_capacity, "out of memory");
+        return -1;
+    }
+    png_set_crc_action(self->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+    osp_png_info info;
+    if (osp_png_read_info(self, &info) != 0 || info.width != width || info.height != height) {
+        snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "frame size differs from its fcTL");
+        osp_png_close(self);
+        return -1;
+    }
+    int status = -1;
+    if (setjmp(png_jmpbuf(self->png)) == 0) {
+        png_structp png = self->png;
+        int color_type = png_get_color_type(png, self->info);
+        if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+        if (color_type == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, self->info) < 8) png_set_expand_gray_1_2_4_to_8(png);
+        if (png_get_valid(png, self->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+        if (png_get_bit_depth(png, self->info) == 16) png_set_scale_16(png);
+        if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+        png_set_interlace_handling(png);
+        png_read_update_info(png, self->info);
+        status = png_get_rowbytes(png, self->info) == (size_t)width * 4 ? 0 : -1;
+        if (status != 0) snprintf(self->message, sizeof self->message, "unexpected row layout");
+    }
+    if (status == 0) status = osp_png_read_image(self, rgba, (size_t)width * 4);
+    if (status != 0) snprintf(error, error_capacity, "%s", self->message);
+    osp_png_close(self);
+    return status;
+}
+
+void osp_rgba_blend(uint8_t *canvas, uint32_t canvas_width, const uint8_t *frame, uint32_t width, uint32_t height,
+                    uint32_t x, uint32_t y, int blend_over) {
+    for (uint32_t row = 0; row < height; row++) {
+        uint8_t *dst = canvas + ((size_t)(y + row) * canvas_width + x) * 4;
+        const uint8_t *src = frame + (size_t)row * width * 4;
+        if (!blend_over) {
+            memcpy(dst, src, (size_t)width * 4);
+            continue;
+        }
+        for (uint32_t col = 0; col < width; col++, dst += 4, src += 4) {
+            unsigned sa = src[3];
+            if (sa == 255) { memcpy(dst, src, 4); continue; }
+            if (sa == 0) continue;
+            // Straight alpha "over": out_a = sa + da(1 - sa); out_c = (sc·sa + dc·da(1 - sa)) / out_a.
+            unsigned da = dst[3] * (255 - sa);  // scaled by 255
+            unsigned oa = sa * 255 + da;        // scaled by 255
+            for (int c = 0; c < 3; c++) dst[c] = (uint8_t)((src[c] * sa * 255 + dst[c] * da + oa / 2) / oa);
+            dst[3] = (uint8_t)((oa + 127) / 255);
+        }
+    }
+}
+
 const char *osp_png_error_message(const osp_png_decoder *self) { return self->message; }
 
 void osp_png_close(osp_png_decoder *self) {
@@ -207,7 +277,8 @@ static void osp_png_write(png_structp png, png_bytep data, size_t length) {
 static void osp_png_flush(png_structp png) { (void)png; }
 
 int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
-                   int compression_level, uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
+                   int compression_level, const uint8_t *icc, size_t icc_length,
+                   uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     struct osp_png_output output;
     memset(&output, 0, sizeof output);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &output, osp_png_write_error, osp_png_warning);
@@ -227,6 +298,7 @@ int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
     png_set_write_fn(png, &output, osp_png_write, osp_png_flush);
     png_set_compression_level(png, compression_level);
     png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_length > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
     png_write_end(png, NULL);

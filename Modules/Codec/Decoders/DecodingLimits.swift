@@ -5,11 +5,19 @@ public struct DecodingLimits: Hashable, Sendable {
     public var maxPixels: Int
     /// The most bytes of encoded input accepted. Default 100 MB.
     public var maxInputBytes: Int64
+    /// The most frames an animation may have when all are asked for. Default 1,000.
+    public var maxFrames: Int
+    /// The most pixels an animation may draw, its canvas times its frames, when all are
+    /// asked for. Default 250 megapixels (a gigabyte of canvas updates at four bytes a pixel).
+    public var maxAnimationPixels: Int
 
     /// Creates limits.
-    public init(maxPixels: Int = 100_000_000, maxInputBytes: Int64 = 100_000_000) {
+    public init(maxPixels: Int = 100_000_000, maxInputBytes: Int64 = 100_000_000,
+                maxFrames: Int = 1_000, maxAnimationPixels: Int = 250_000_000) {
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
+        self.maxFrames = maxFrames
+        self.maxAnimationPixels = maxAnimationPixels
     }
 
     /// The defaults: 100 megapixels, 100 MB.
@@ -19,6 +27,15 @@ public struct DecodingLimits: Hashable, Sendable {
         guard width > 0, height > 0 else { throw .corrupt(.unknownFormat, detail: "image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels, height <= maxPixels else {
             throw .tooManyPixels(width: width, height: height, limit: maxPixels)
+        }
+    }
+
+    /// Checks an animation of `frames` frames on a canvas of `canvas`, as its header declares.
+    func checkAnimation(canvas: PixelSize, frames: Int) throws(ImageDecodingError) {
+        guard frames <= maxFrames else { throw .tooManyFrames(count: frames, limit: maxFrames) }
+        let (pixels, overflow) = canvas.area.multipliedReportingOverflow(by: frames)
+        guard !overflow, pixels <= maxAnimationPixels else {
+            throw .animationTooLarge(pixels: overflow ? .max : pixels, limit: maxAnimationPixels)
         }
     }
 }

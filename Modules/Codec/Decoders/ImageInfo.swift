@@ -14,6 +14,14 @@ public struct ImageInfo: Hashable, Sendable, Codable {
     public var hasAlpha: Bool
     /// Frames in the file: 1 except for animations.
     public var frameCount: Int
+    /// How many times an animation plays (`0`: forever); `nil` for a still.
+    public var loopCount: Int?
+    /// The embedded colour profile's description, such as `Display P3`; `nil` when untagged.
+    /// A profile without a description is named `ICC profile`.
+    public var colorProfile: String?
+    /// Whether decoding converts the pixels to sRGB through that profile by default
+    /// (`false` when untagged, or when the profile is unusable and ignored).
+    public var convertsToSRGB: Bool
 
     /// Creates image information.
     public init(format: ImageFormat, width: Int, height: Int, orientation: Int, hasAlpha: Bool, frameCount: Int) {
@@ -23,5 +31,19 @@ public struct ImageInfo: Hashable, Sendable, Codable {
         self.orientation = orientation
         self.hasAlpha = hasAlpha
         self.frameCount = frameCount
+        self.loopCount = nil
+        self.colorProfile = nil
+        self.convertsToSRGB = false
+    }
+
+    /// Records `profile` and whether it converts pixels of `pixelFormat` (`nil`: CMYK) to sRGB.
+    mutating func describe(_ profile: ColorProfile?, pixelFormat: PixelFormat?, cmykInverted: Bool = false) {
+        guard let profile else { return }
+        colorProfile = profile.name ?? "ICC profile"
+        if let pixelFormat {
+            convertsToSRGB = ColorManagement.isUsable(profile.data, for: pixelFormat)
+        } else {
+            convertsToSRGB = ColorManagement.Transform(cmykProfile: profile.data, inverted: cmykInverted) != nil
+        }
     }
 }

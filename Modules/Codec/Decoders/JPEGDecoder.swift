@@ -35,9 +35,14 @@ public struct JPEGDecoder: ImageDecoding {
             let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
             let stored = PixelSize(width: Int(header.width), height: Int(header.height))
             let output = orientation.storedOutputSize(for: stored, options: options)
+            let profile = session.colorProfile
+            let cmyk = header.is_cmyk != 0, inverted = header.adobe_inverted != 0
+            // CMYK goes through its profile while rows arrive (the result is RGB); then the
+            // profile has done its work and is neither applied again nor carried.
+            let cmykTransform = cmyk ? profile.flatMap { ColorManagement.Transform(cmykProfile: $0.data, inverted: inverted) } : nil
             let image = try session.decode(scaleDenominator: Self.scaleDenominator(from: stored, to: output), output: output,
-                                           cmyk: header.is_cmyk != 0, inverted: header.adobe_inverted != 0)
-            return orientation.applied(to: image)
+                                           cmyk: cmyk, inverted: inverted, transform: cmykTransform)
+            return ColorManagement.apply(cmyk ? nil : profile, to: orientation.applied(to: image), handling: options.colorHandling)
         }
     }
 
@@ -48,7 +53,10 @@ public struct JPEGDecoder: ImageDecoding {
             let header = try session.readHeader(limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
             let orientation = session.exifOrientation ?? 1
             let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(header.width), height: Int(header.height)))
-            return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: orientation, hasAlpha: false, frameCount: 1)
+            var info = ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: orientation, hasAlpha: false, frameCount: 1)
+            info.describe(session.colorProfile, pixelFormat: header.is_cmyk != 0 ? nil : header.components == 1 ? .gray8 : .rgb8,
+                          cmykInverted: header.adobe_inverted != 0)
+            return info
         }
     }
 
@@ -92,8 +100,18 @@ struct JPEGSession: ~Copyable {
         return ExifReader.orientation(in: UnsafeBufferPointer(start: exif, count: length))
     }
 
+    /// The profile in the APP2 markers, reassembled (valid after the header is read).
+    var colorProfile: ColorProfile? {
+        var length = 0
+        guard let icc = osp_jpeg_icc(decoder, &length) else { return nil }
+        defer { osp_free(icc) }
+        let data = Data(bytes: icc, count: length)
+        return ColorProfile(data: data, name: ColorManagement.describe(data))
+    }
+
     /// Decodes at 1/`scaleDenominator` and resamples to `output` (stored orientation).
-    func decode(scaleDenominator: UInt32, output: PixelSize, cmyk: Bool, inverted: Bool) throws(ImageDecodingError) -> Image {
+    func decode(scaleDenominator: UInt32, output: PixelSize, cmyk: Bool, inverted: Bool,
+                transform: ColorManagement.Transform?) throws(ImageDecodingError) -> Image {
         var width: UInt32 = 0, height: UInt32 = 0
         var components: Int32 = 0
         guard osp_jpeg_start(decoder, scaleDenominator, &width, &height, &components) == 0 else { throw error() }
@@ -107,7 +125,12 @@ struct JPEGSession: ~Copyable {
         while sink.rowsConsumed < decoded.height {
             let read = chunk.withUnsafeMutableBufferPointer { osp_jpeg_read_rows(decoder, $0.baseAddress!, stride, Int32(chunkRows)) }
             guard read > 0 else { throw read < 0 ? error() : .corrupt(.jpeg, detail: "no scanlines returned") }
-            if cmyk {
+            if let transform {
+                chunk.withUnsafeBufferPointer { src in
+                    converted.withUnsafeMutableBufferPointer { transform.run(src.baseAddress!, $0.baseAddress!, pixels: decoded.width * Int(read)) }
+                }
+                converted.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: Int(read), stride: decoded.width * 3) }
+            } else if cmyk {
                 CMYK.convert(chunk, into: &converted, pixels: decoded.width * Int(read), inverted: inverted)
                 converted.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: Int(read), stride: decoded.width * 3) }
             } else {

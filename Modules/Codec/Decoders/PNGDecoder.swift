@@ -22,13 +22,15 @@ public struct PNGDecoder: ImageDecoding {
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
+        if options.frames == .all, let animation = try decodeAnimation(input, options: options) { return animation }
         return try PNGSession.with(input) { session throws(ImageDecodingError) in
             let info = try session.readInfo(limits: limits)
             let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
             let output = orientation.storedOutputSize(for: stored, options: options)
+            let profile = session.colorProfile
             let image = try session.decode(info, output: output)
-            return orientation.applied(to: image)
+            return ColorManagement.apply(profile, to: orientation.applied(to: image), handling: options.colorHandling)
         }
     }
 
@@ -39,9 +41,45 @@ public struct PNGDecoder: ImageDecoding {
             let info = try session.readHeader()
             let orientation = session.exifOrientation ?? 1
             let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(info.width), height: Int(info.height)))
-            return ImageInfo(format: .png, width: size.width, height: size.height, orientation: orientation,
-                             hasAlpha: info.has_alpha != 0, frameCount: 1)
+            var result = ImageInfo(format: .png, width: size.width, height: size.height, orientation: orientation,
+                                   hasAlpha: info.has_alpha != 0, frameCount: 1)
+            if let structure = try Self.animationStructure(input) {
+                result.frameCount = structure.frames.count
+                result.loopCount = structure.plays
+            }
+            let gray = info.color_type & 2 == 0 && info.has_alpha == 0
+            result.describe(session.colorProfile, pixelFormat: gray ? .gray8 : info.has_alpha != 0 ? .rgba8 : .rgb8)
+            return result
         }
+    }
+}
+
+extension PNGDecoder {
+    /// Every frame of an APNG, or `nil` for a PNG that is not animated.
+    private func decodeAnimation(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
+        guard let (decoder, structure) = try Self.animation(input) else { return nil }
+        return try PNGSession.with(input) { session throws(ImageDecodingError) in
+            let header = try session.readHeader()
+            try limits.check(width: Int(header.width), height: Int(header.height))
+            try limits.checkAnimation(canvas: structure.size, frames: structure.frames.count)
+            return try decoder.decode(structure, output: options.outputSize(for: structure.size),
+                                      profile: session.colorProfile, handling: options.colorHandling)
+        }
+    }
+
+    static func animationStructure(_ input: ImageInput) throws(ImageDecodingError) -> APNGDecoder.Structure? {
+        try animation(input)?.1
+    }
+
+    /// The APNG reader and structure when an `acTL` chunk precedes the image data (it sits
+    /// near the start, so only a prefix is read to tell), else `nil`.
+    private static func animation(_ input: ImageInput) throws(ImageDecodingError) -> (APNGDecoder, APNGDecoder.Structure)? {
+        let prefix = [UInt8](try InputReader.prefix(of: input, count: 1 << 18))
+        guard let actl = prefix.firstRange(of: Array("acTL".utf8)) else { return nil }
+        if let idat = prefix.firstRange(of: Array("IDAT".utf8)), idat.lowerBound < actl.lowerBound { return nil }
+        let decoder = APNGDecoder(bytes: [UInt8](try InputReader.allBytes(of: input)))
+        guard let structure = decoder.structure(), !structure.frames.isEmpty else { return nil }
+        return (decoder, structure)
     }
 }
 
@@ -80,6 +118,14 @@ struct PNGSession: ~Copyable {
         var length = 0
         guard let exif = osp_png_exif(decoder, &length) else { return nil }
         return ExifReader.orientation(in: UnsafeBufferPointer(start: exif, count: length))
+    }
+
+    /// The iCCP chunk's profile (valid after the header is read).
+    var colorProfile: ColorProfile? {
+        var length = 0
+        guard let icc = osp_png_icc(decoder, &length) else { return nil }
+        let data = Data(bytes: icc, count: length)
+        return ColorProfile(data: data, name: ColorManagement.describe(data))
     }
 
     func decode(_ info: osp_png_info, output: PixelSize) throws(ImageDecodingError) -> Image {

@@ -4,7 +4,8 @@ import OspreyDomain
 import OspreyPixels
 
 /// Decodes WebP with libwebp: lossy, lossless and alpha files through libwebp's own scaled
-/// decoding (with its threaded filtering), animated files by their first frame.
+/// decoding (with its threaded filtering); animated files by their first frame, or every
+/// frame through `WebPAnimDecoder` when ``DecodingOptions/frames`` asks for all.
 ///
 /// libwebp needs the whole file in memory, so a file input is read whole (within the byte
 /// limit). EXIF orientation in an extended file's `EXIF` chunk is applied.
@@ -26,10 +27,16 @@ public struct WebPDecoder: ImageDecoding {
         let orientation = Orientation(exifValue: Self.exifOrientation(in: data) ?? 1)
         let stored = PixelSize(width: Int(features.width), height: Int(features.height))
         let output = orientation.storedOutputSize(for: stored, options: options)
-        let image = features.has_animation != 0
-            ? try Self.decodeFirstFrame(data, stored: stored, output: output)
-            : try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
-        return orientation.applied(to: image)
+        let image = switch (features.has_animation != 0, options.frames) {
+        case (true, .all): try Self.decodeFrames(data, stored: stored, output: output, limits: limits)
+        case (true, .first): try Self.decodeFirstFrame(data, stored: stored, output: output)
+        case (false, _): try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
+        }
+        let profile = Self.colorProfile(in: data)
+        guard let animation = image.animation else {
+            return ColorManagement.apply(profile, to: orientation.applied(to: image), handling: options.colorHandling)
+        }
+        return Image(animation: animation.mapFrames { ColorManagement.apply(profile, to: orientation.applied(to: $0), handling: options.colorHandling) })
     }
 
     /// What the header says, without decoding pixels.
@@ -39,8 +46,36 @@ public struct WebPDecoder: ImageDecoding {
         let features = try Self.features(of: data, limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
         let orientation = Self.exifOrientation(in: data) ?? 1
         let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(features.width), height: Int(features.height)))
-        return ImageInfo(format: .webp, width: size.width, height: size.height, orientation: orientation,
-                         hasAlpha: features.has_alpha != 0, frameCount: features.has_animation != 0 ? Self.frameCount(data) : 1)
+        var info = ImageInfo(format: .webp, width: size.width, height: size.height, orientation: orientation,
+                             hasAlpha: features.has_alpha != 0, frameCount: features.has_animation != 0 ? Self.frameCount(data) : 1)
+        if features.has_animation != 0 { info.loopCount = Self.loopCount(data) }
+        info.describe(Self.colorProfile(in: data), pixelFormat: features.has_alpha != 0 ? .rgba8 : .rgb8)
+        return info
+    }
+
+    /// The profile in an extended file's `ICCP` chunk.
+    static func colorProfile(in data: Data) -> ColorProfile? {
+        data.withUnsafeBytes { raw -> ColorProfile? in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            guard let demux = WebPDemux(&webpData) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            var iterator = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demux, "ICCP", 1, &iterator) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&iterator) }
+            guard let bytes = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
+            let profile = Data(bytes: bytes, count: iterator.chunk.size)
+            return ColorProfile(data: profile, name: ColorManagement.describe(profile))
+        }
+    }
+
+    /// An animation's loop count as the file states it (`0`: forever).
+    static func loopCount(_ data: Data) -> Int {
+        data.withUnsafeBytes { raw in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            guard let demux = WebPDemux(&webpData) else { return 0 }
+            defer { WebPDemuxDelete(demux) }
+            return Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT))
+        }
     }
 
     static func features(of data: Data, limits: DecodingLimits) throws(ImageDecodingError) -> WebPBitstreamFeatures {
@@ -103,6 +138,36 @@ public struct WebPDecoder: ImageDecoding {
         }
         guard let frame else { throw .corrupt(.webp, detail: "cannot decode the first frame of the animation") }
         return frame
+    }
+
+    /// Every frame, composed on the canvas by libwebp and reduced at once; the canvas is
+    /// libwebp's, so memory holds it and the output frames.
+    private static func decodeFrames(_ data: Data, stored: PixelSize, output: PixelSize, limits: DecodingLimits) throws(ImageDecodingError) -> Image {
+        try limits.checkAnimation(canvas: stored, frames: frameCount(data))
+        let result: Image? = data.withUnsafeBytes { raw in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return nil }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 1
+            guard let decoder = WebPAnimDecoderNew(&webpData, &options) else { return nil }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
+                  Int(info.canvas_width) == stored.width, Int(info.canvas_height) == stored.height else { return nil }
+            var assembler = AnimationAssembler(canvasSize: stored, outputSize: output)
+            var previous: Int32 = 0
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                var buffer: UnsafeMutablePointer<UInt8>?
+                var timestamp: Int32 = 0
+                guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { break }  // a damaged tail ends it
+                assembler.add(canvas: buffer, milliseconds: Int(timestamp - previous))
+                previous = timestamp
+            }
+            return assembler.frames.isEmpty ? nil : assembler.finish(loopCount: Int(info.loop_count))
+        }
+        guard let result else { throw .corrupt(.webp, detail: "cannot decode the frames of the animation") }
+        return result
     }
 
     static func frameCount(_ data: Data) -> Int {

@@ -36,8 +36,8 @@ public enum FormatDetector {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
         }
-        guard [.jpeg, .png, .webp].contains(format) else {
-            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG and WebP")
+        guard [.jpeg, .png, .webp, .gif].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP and GIF")
         }
         return format
     }

@@ -12,10 +12,14 @@ public struct JPEGEncoder: ImageEncoding {
         guard options.format == .jpeg else { throw .unsupportedFormat(options.format) }
         let source = PixelConversion.converted(image, to: image.pixelFormat == .gray8 ? .gray8 : .rgb8)
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
+        let icc = [UInt8](image.colorProfile?.data ?? Data())
         return try CEncoded.run(format: .jpeg) { out, length, error, capacity in
-            source.pixels.withUnsafeBufferPointer {
-                osp_jpeg_encode($0.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
-                                Int32(source.pixelFormat.bytesPerPixel), quality, out, length, error, capacity)
+            source.pixels.withUnsafeBufferPointer { pixels in
+                icc.withUnsafeBufferPointer { profile in
+                    osp_jpeg_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
+                                    Int32(source.pixelFormat.bytesPerPixel), quality, profile.baseAddress, profile.count,
+                                    out, length, error, capacity)
+                }
             }
         }
     }

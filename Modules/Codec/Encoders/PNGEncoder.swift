@@ -16,10 +16,14 @@ public struct PNGEncoder: ImageEncoding {
         let format: PixelFormat = image.pixelFormat == .rgba8Premultiplied ? .rgba8 : image.pixelFormat
         let source = PixelConversion.converted(image, to: format)
         let level = Int32(max(0, min(9, compressionLevel)))
+        let icc = [UInt8](image.colorProfile?.data ?? Data())
         return try CEncoded.run(format: .png) { out, length, error, capacity in
-            source.pixels.withUnsafeBufferPointer {
-                osp_png_encode($0.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
-                               Int32(source.pixelFormat.bytesPerPixel), level, out, length, error, capacity)
+            source.pixels.withUnsafeBufferPointer { pixels in
+                icc.withUnsafeBufferPointer { profile in
+                    osp_png_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
+                                   Int32(source.pixelFormat.bytesPerPixel), level, profile.baseAddress, profile.count,
+                                   out, length, error, capacity)
+                }
             }
         }
     }

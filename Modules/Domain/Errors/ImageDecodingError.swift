@@ -6,6 +6,10 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     case unsupportedFormat(ImageFormat, detail: String? = nil)
     /// The header declares more pixels than the limit allows.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// An animation has more frames than the limit allows (all frames were asked for).
+    case tooManyFrames(count: Int, limit: Int)
+    /// An animation's canvas times its frames is more pixels than the limit allows.
+    case animationTooLarge(pixels: Int, limit: Int)
     /// The input is larger than the byte limit allows.
     case tooManyBytes(count: Int64, limit: Int64)
     /// The data is damaged or truncated; `detail` is the codec's message.
@@ -23,6 +27,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case let .notAnImage(prefix): "not an image: the data starts with `\(prefix)`"
         case let .unsupportedFormat(format, detail): "unsupported format: \(format)" + (detail.map { " (\($0))" } ?? "")
         case let .tooManyPixels(w, h, limit): "image is \(w)x\(h), over the limit of \(limit / 1_000_000) megapixels"
+        case let .tooManyFrames(count, limit): "animation has \(count) frames or more, over the limit of \(limit)"
+        case let .animationTooLarge(pixels, limit): "animation draws \(pixels) pixels over all its frames, over the limit of \(limit)"
         case let .tooManyBytes(count, limit): "input is \(count) bytes, over the limit of \(limit) bytes"
         case let .corrupt(format, detail): "corrupt \(format) data: \(detail)"
         case let .unreadable(path, reason): "cannot read \(path): \(reason)"

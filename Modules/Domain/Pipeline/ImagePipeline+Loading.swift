@@ -99,7 +99,7 @@ extension ImagePipeline {
         let data = entry.cached.data
         let image = try await decodeLimiter.run {
             do throws(ImageDecodingError) {
-                return try decoder.decode(.data(data), options: DecodingOptions())
+                return try decoder.decode(.data(data), options: DecodingOptions(colorHandling: request.colorHandling, frames: request.frames))
             } catch {
                 throw Error.decodingFailed(error)
             }
@@ -183,7 +183,8 @@ extension ImagePipeline {
     ) async throws -> (image: Image, encoded: (data: Data, format: ImageFormat)?) {
         let decoder = configuration.decoder
         let encoder = configuration.encoder
-        let options = DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode)
+        let options = DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
+                                      colorHandling: request.colorHandling, frames: request.frames)
         let processors = request.processors
         let logger = configuration.logger
         return try await decodeLimiter.run {
@@ -196,7 +197,7 @@ extension ImagePipeline {
             for processor in processors {
                 try Task.checkCancellation()
                 do throws(ImageProcessingError) {
-                    image = try processor.process(image)
+                    image = try Self.process(image, with: processor)
                 } catch {
                     throw Error.processingFailed(processor: processor.identifier, error)
                 }
@@ -210,6 +211,19 @@ extension ImagePipeline {
                 return (image, nil)
             }
         }
+    }
+}
+
+extension ImagePipeline {
+    /// `image` through `processor`: every frame of an animation, the profile kept.
+    static func process(_ image: Image, with processor: any ImageProcessing) throws(ImageProcessingError) -> Image {
+        var result = if let animation = image.animation {
+            Image(animation: try animation.mapFrames(processor.process))
+        } else {
+            try processor.process(image)
+        }
+        result.colorProfile = image.colorProfile
+        return result
     }
 }
 

@@ -13,6 +13,12 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     public let bytesPerRow: Int
     /// The pixels, `bytesPerRow × height` bytes.
     public let pixels: [UInt8]
+    /// The embedded colour profile, kept when the pixels were left in its colour space
+    /// (``ColorHandling/preserve``); `nil` when the pixels are sRGB.
+    public var colorProfile: ColorProfile?
+    /// Every frame of an animated image, when all were asked for; the image's own pixels
+    /// are the first frame's. `nil` for a still.
+    public var animation: ImageAnimation?
 
     /// Creates an image, checking that the buffer matches the geometry.
     ///
@@ -37,12 +43,23 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The image's size in pixels.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
-    /// What the image costs in memory, in bytes: its pixel buffer.
+    /// What the image costs in memory, in bytes: its pixel buffer, plus every frame after
+    /// the first when it is animated.
     ///
     /// This is the figure memory caches count against their cost limit.
-    public var cost: Int { bytesPerRow * height }
+    public var cost: Int {
+        bytesPerRow * height + (animation?.frames.dropFirst().reduce(0) { $0 + $1.image.cost } ?? 0)
+    }
 
-    public var description: String { "Image(\(width)x\(height) \(pixelFormat.rawValue))" }
+    /// An animated image: the first frame's pixels, carrying `animation`.
+    public init(animation: ImageAnimation) {
+        self = animation.frames[0].image
+        self.animation = animation
+    }
+
+    public var description: String {
+        "Image(\(width)x\(height) \(pixelFormat.rawValue)" + (animation.map { ", \($0.frames.count) frames" } ?? "") + ")"
+    }
 }
 
 /// Why an ``Image`` could not be made from a buffer.

@@ -15,11 +15,18 @@ public struct DecodingOptions: Hashable, Sendable {
     public var targetSize: PixelSize?
     /// How the image is scaled to ``targetSize``.
     public var contentMode: ContentMode
+    /// Whether pixels are converted to sRGB through an embedded profile or kept as stored.
+    public var colorHandling: ColorHandling
+    /// The first frame of an animation, or every frame.
+    public var frames: FrameSelection
 
     /// Creates options.
-    public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit) {
+    public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,
+                colorHandling: ColorHandling = .convertToSRGB, frames: FrameSelection = .first) {
         self.targetSize = targetSize
         self.contentMode = contentMode
+        self.colorHandling = colorHandling
+        self.frames = frames
     }
 
     /// The size an image of `original` size is decoded at under these options.

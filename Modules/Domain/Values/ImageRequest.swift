@@ -30,6 +30,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var customCacheKey: String?
     /// What goes to the disk cache for this request; `nil` uses the pipeline's policy.
     public var diskStorage: DiskStoragePolicy?
+    /// The first frame of an animation (the default: a still costs what it costs today),
+    /// or every frame, each at the target size, within the decoder's limits.
+    public var frames: FrameSelection = .first
+    /// Convert colours to sRGB through the image's profile (the default), or keep them and
+    /// carry the profile on the image.
+    public var colorHandling: ColorHandling = .convertToSRGB
 
     /// Creates a request for any source.
     public init(
@@ -80,6 +86,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var parts: [String] = []
         if let targetSize { parts.append("size=\(targetSize),\(contentMode.rawValue)") }
         if !processors.isEmpty { parts.append("p=" + processors.map(\.identifier).joined(separator: "|")) }
+        if frames == .all { parts.append("frames=all") }
+        if colorHandling == .preserve { parts.append("color=preserve") }
         return CacheKey(source: sourceKey(normalization), variant: parts.joined(separator: ";"))
     }
 

@@ -9,6 +9,14 @@ public enum ReferenceDecoder {
         public let height: Int
         public let channels: Int
         public let bytes: [UInt8]
+        /// Frames one after another in ``bytes`` (``Mode/pillowFrames``); 1 otherwise.
+        public var frameCount = 1
+
+        /// Frame `index`'s bytes.
+        public func frame(_ index: Int) -> [UInt8] {
+            let size = width * height * channels
+            return Array(bytes[index * size..<(index + 1) * size])
+        }
     }
 
     /// How to decode.
@@ -19,12 +27,15 @@ public enum ReferenceDecoder {
         case pillow
         /// Pillow, then a Lanczos resize to fit `n`×`n`.
         case pillowThumbnail(Int)
+        /// Pillow, every frame of an animation, RGBA, colour-managed.
+        case pillowFrames
 
         var name: String {
             switch self {
             case .pypng: "png"
             case .pillow: "pil"
             case .pillowThumbnail(let n): "pil-\(n)"
+            case .pillowFrames: "pil-frames"
             }
         }
     }
@@ -68,7 +79,9 @@ public enum ReferenceDecoder {
                 results[source] = .failure(Failure(description: fields.dropFirst(2).joined(separator: " ")))
             } else {
                 let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fields[0])))
-                results[source] = .success(Pixels(width: Int(fields[1])!, height: Int(fields[2])!, channels: Int(fields[3])!, bytes: bytes))
+                var pixels = Pixels(width: Int(fields[1])!, height: Int(fields[2])!, channels: Int(fields[3])!, bytes: bytes)
+                if fields.count > 4 { pixels.frameCount = Int(fields[4])! }
+                results[source] = .success(pixels)
             }
         }
         return results

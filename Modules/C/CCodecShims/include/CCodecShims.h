@@ -43,6 +43,9 @@ int osp_jpeg_read_rows(osp_jpeg_decoder *decoder, uint8_t *buffer, size_t stride
 void osp_jpeg_accept_truncation(osp_jpeg_decoder *decoder, int accept);
 /// The EXIF payload of the first APP1 "Exif" marker, or NULL.
 const uint8_t *osp_jpeg_exif(osp_jpeg_decoder *decoder, size_t *length);
+/// The ICC profile from the APP2 "ICC_PROFILE" markers, reassembled in their order, or NULL
+/// (none, or markers missing or inconsistent). Free with osp_free.
+uint8_t *osp_jpeg_icc(osp_jpeg_decoder *decoder, size_t *length);
 /// The last error's message.
 const char *osp_jpeg_error_message(const osp_jpeg_decoder *decoder);
 void osp_jpeg_close(osp_jpeg_decoder *decoder);
@@ -78,6 +81,44 @@ int osp_png_read_image(osp_png_decoder *decoder, uint8_t *buffer, size_t stride)
 int osp_png_read_end(osp_png_decoder *decoder);
 /// The eXIf chunk's payload, or NULL (valid after read_info).
 const uint8_t *osp_png_exif(osp_png_decoder *decoder, size_t *length);
+/// The iCCP chunk's profile, decompressed, or NULL (valid after read_info; owned by the decoder).
+const uint8_t *osp_png_icc(osp_png_decoder *decoder, size_t *length);
+/// Decodes a whole PNG stream (one APNG frame made into a PNG of its own) to 8-bit RGBA
+/// into rgba (width × height × 4 bytes, the size its IHDR declares). CRCs are not checked:
+/// the frame's chunks were rebuilt from fdAT. 0 on success, -1 (message in error).
+int osp_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                        char *error, size_t error_capacity);
+/// Draws a straight-alpha RGBA frame at (x, y) on a canvas: replacing the region
+/// (blend_over 0, APNG's BLEND_OP_SOURCE) or compositing over it (blend_over 1).
+void osp_rgba_blend(uint8_t *canvas, uint32_t canvas_width, const uint8_t *frame, uint32_t width, uint32_t height,
+                    uint32_t x, uint32_t y, int blend_over);
+
+// MARK: - GIF decoding (giflib)
+
+typedef struct osp_gif_decoder osp_gif_decoder;
+
+typedef struct {
+    uint32_t width;         // the logical screen: every frame is drawn on a canvas this size
+    uint32_t height;
+    int frame_count;        // whole frames in the file (stops past max_frames)
+    int loop_count;         // NETSCAPE2.0 repeat count, or -1 when the extension is absent
+    int first_delay;        // centiseconds
+    int has_transparency;   // some frame has a transparent index
+} osp_gif_info;
+
+/// Opens giflib on bytes in memory (they must outlive the decoder). Never NULL unless out
+/// of memory; when the header is unreadable the scan and frame calls fail with its message.
+osp_gif_decoder *osp_gif_open_memory(const uint8_t *data, size_t size);
+/// Walks the blocks without decompressing any frame: counts whole frames, reads the loop
+/// count. Allocates only colour tables. 0 on success, -1 when no frame is whole.
+int osp_gif_scan(osp_gif_decoder *decoder, osp_gif_info *info, int max_frames);
+/// Draws the next frame on canvas (width × height × 4 bytes of straight RGBA, cleared to
+/// transparent by the caller before the first frame), after the previous frame's disposal.
+/// Returns 1 with a frame, 0 at the end (or a damaged tail), -1 on error, -2 when the
+/// frame's data ends early.
+int osp_gif_next_frame(osp_gif_decoder *decoder, uint8_t *canvas, int *delay_centiseconds);
+const char *osp_gif_error_message(const osp_gif_decoder *decoder);
+void osp_gif_close(osp_gif_decoder *decoder);
 const char *osp_png_error_message(const osp_png_decoder *decoder);
 void osp_png_close(osp_png_decoder *decoder);
 
@@ -85,13 +126,15 @@ void osp_png_close(osp_png_decoder *decoder);
 
 /// Encodes 8-bit samples (1 gray, 3 RGB, or 4 RGBA whose alpha is ignored) as JPEG at
 /// quality 1...100. On success *out is malloc'ed (free with osp_free). 0 or -1 (message in error).
+/// With icc non-NULL, the profile is written in APP2 markers.
 int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                    int components, int quality, uint8_t **out, size_t *out_length,
-                    char *error, size_t error_capacity);
-/// Encodes 8-bit samples (1 gray, 3 RGB, 4 RGBA) as PNG. Same conventions as osp_jpeg_encode.
+                    int components, int quality, const uint8_t *icc, size_t icc_length,
+                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
+/// Encodes 8-bit samples (1 gray, 3 RGB, 4 RGBA) as PNG, with an iCCP chunk when icc is
+/// non-NULL. Same conventions as osp_jpeg_encode.
 int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                   int components, int compression_level, uint8_t **out, size_t *out_length,
-                   char *error, size_t error_capacity);
+                   int components, int compression_level, const uint8_t *icc, size_t icc_length,
+                   uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
 
 #endif

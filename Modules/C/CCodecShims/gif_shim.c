@@ -1,0 +1,212 @@
+#include "CCodecShims.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gif_lib.h>
+
+// giflib reports errors by return codes (no longjmp), so these wrappers only add the
+// memory reader, the canvas with its disposal methods, and de-interlacing.
+
+struct osp_gif_decoder {
+    GifFileType *gif;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    char message[128];
+    uint32_t width, height;
+    // The previous frame's disposal and rectangle (clipped to the canvas), applied before
+    // the next frame is drawn; `saved` holds the canvas for DISPOSE_PREVIOUS.
+    int previous_disposal;
+    uint32_t px, py, pw, ph;
+    uint8_t *saved;
+    GifByteType *line;
+};
+
+static int osp_gif_read(GifFileType *gif, GifByteType *out, int length) {
+    osp_gif_decoder *self = (osp_gif_decoder *)gif->UserData;
+    size_t available = self->size - self->offset;
+    size_t count = (size_t)length < available ? (size_t)length : available;
+    memcpy(out, self->data + self->offset, count);
+    self->offset += count;
+    return (int)count;
+}
+
+static void osp_gif_fail(osp_gif_decoder *self, int code) {
+    const char *text = GifErrorString(code);
+    snprintf(self->message, sizeof self->message, "%s", text ? text : "unreadable data");
+}
+
+osp_gif_decoder *osp_gif_open_memory(const uint8_t *data, size_t size) {
+    osp_gif_decoder *self = calloc(1, sizeof *self);
+    if (!self) return NULL;
+    self->data = data;
+    self->size = size;
+    int error = 0;
+    self->gif = DGifOpen(self, osp_gif_read, &error);
+    if (!self->gif) {
+        osp_gif_fail(self, error);
+        return self;  // the caller reads the message from a decoder with no file
+    }
+    self->width = (uint32_t)(self->gif->SWidth > 0 ? self->gif->SWidth : 0);
+    self->height = (uint32_t)(self->gif->SHeight > 0 ? self->gif->SHeight : 0);
+    return self;
+}
+
+const char *osp_gif_error_message(const osp_gif_decoder *self) { return self->message; }
+
+void osp_gif_close(osp_gif_decoder *self) {
+    if (!self) return;
+    if (self->gif) DGifCloseFile(self->gif, NULL);
+    free(self->saved);
+    free(self->line);
+    free(self);
+}
+
+// Reads an extension's sub-blocks. A Graphic Control Extension sets the next frame's
+// delay, disposal and transparent index; NETSCAPE2.0 gives the loop count.
+static int osp_gif_extension(osp_gif_decoder *self, int *delay, int *disposal, int *transparent, int *loop) {
+    int code = 0;
+    GifByteType *block = NULL;
+    if (DGifGetExtension(self->gif, &code, &block) == GIF_ERROR) return -1;
+    int netscape = 0;
+    if (block && code == GRAPHICS_EXT_FUNC_CODE && block[0] >= 4) {
+        *disposal = (block[1] >> 2) & 7;
+        *delay = block[2] | block[3] << 8;
+        *transparent = (block[1] & 1) ? block[4] : -1;
+    } else if (block && code == APPLICATION_EXT_FUNC_CODE && block[0] >= 11 &&
+               (memcmp(block + 1, "NETSCAPE2.0", 11) == 0 || memcmp(block + 1, "ANIMEXTS1.0", 11) == 0)) {
+        netscape = 1;
+    }
+    while (block) {
+        if (DGifGetExtensionNext(self->gif, &block) == GIF_ERROR) return -1;
+        if (netscape && block && block[0] >= 3 && block[1] == 1) {
+            *loop = block[2] | block[3] << 8;
+            netscape = 0;
+        }
+    }
+    return 0;
+}
+
+int osp_gif_scan(osp_gif_decoder *self, osp_gif_info *info, int max_frames) {
+    memset(info, 0, sizeof *info);
+    info->loop_count = -1;
+    if (!self->gif) return -1;
+    info->width = self->width;
+    info->height = self->height;
+    int delay = 0, disposal = 0, transparent = -1;
+    for (;;) {
+        GifRecordType type;
+        if (DGifGetRecordType(self->gif, &type) == GIF_ERROR) break;  // truncated: count what is whole
+        if (type == TERMINATE_RECORD_TYPE) break;
+        if (type == EXTENSION_RECORD_TYPE) {
+            if (osp_gif_extension(self, &delay, &disposal, &transparent, &info->loop_count) != 0) break;
+            if (transparent >= 0) info->has_transparency = 1;
+        } else if (type == IMAGE_DESC_RECORD_TYPE) {
+            if (DGifGetImageDesc(self->gif) == GIF_ERROR) break;
+            int size = 0;
+            GifByteType *block = NULL;
+            if (DGifGetCode(self->gif, &size, &block) == GIF_ERROR) break;
+            int whole = 1;
+            while (block) {
+                if (DGifGetCodeNext(self->gif, &block) == GIF_ERROR) { whole = 0; break; }
+            }
+            if (!whole) break;
+            if (info->frame_count == 0) info->first_delay = delay;
+            info->frame_count++;
+            if (info->frame_count > max_frames) return 0;  // the caller refuses it
+            delay = 0; disposal = 0; transparent = -1;
+        } else {
+            break;
+        }
+    }
+    if (info->frame_count == 0) {
+        snprintf(self->message, sizeof self->message, "no whole frame in the file");
+        return -1;
+    }
+    return 0;
+}
+
+static void osp_gif_clear(uint8_t *canvas, uint32_t width, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+    for (uint32_t row = y; row < y + h; row++) memset(canvas + ((size_t)row * width + x) * 4, 0, (size_t)w * 4);
+}
+
+int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
+    if (!self->gif) return -1;
+    int delay = 0, disposal = 0, transparent = -1, loop = 0;
+    const size_t canvas_bytes = (size_t)self->width * self->height * 4;
+    for (;;) {
+        GifRecordType type;
+        if (DGifGetRecordType(self->gif, &type) == GIF_ERROR) return 0;  // a truncated tail ends the animation
+        if (type == TERMINATE_RECORD_TYPE) return 0;
+        if (type == EXTENSION_RECORD_TYPE) {
+            if (osp_gif_extension(self, &delay, &disposal, &transparent, &loop) != 0) return 0;
+            continue;
+        }
+        if (type != IMAGE_DESC_RECORD_TYPE) return 0;
+        if (DGifGetImageDesc(self->gif) == GIF_ERROR) return 0;
+        GifImageDesc *desc = &self->gif->Image;
+        ColorMapObject *map = desc->ColorMap ? desc->ColorMap : self->gif->SColorMap;
+        if (!map) {
+            snprintf(self->message, sizeof self->message, "a frame has no colour table");
+            return -1;
+        }
+        // The previous frame's disposal.
+        if (self->previous_disposal == DISPOSE_BACKGROUND) {
+            osp_gif_clear(canvas, self->width, self->px, self->py, self->pw, self->ph);
+        } else if (self->previous_disposal == DISPOSE_PREVIOUS && self->saved) {
+            memcpy(canvas, self->saved, canvas_bytes);
+        }
+        if (disposal == DISPOSE_PREVIOUS) {
+            if (!self->saved && !(self->saved = malloc(canvas_bytes))) {
+                snprintf(self->message, sizeof self->message, "out of memory");
+                return -1;
+            }
+            memcpy(self->saved, canvas, canvas_bytes);
+        }
+        int fw = desc->Width, fh = desc->Height, fx = desc->Left, fy = desc->Top;
+        if (fw <= 0 || fh <= 0) return 0;
+        GifByteType *line = realloc(self->line, (size_t)fw);
+        if (!line) {
+            snprintf(self->message, sizeof self->message, "out of memory");
+            return -1;
+        }
+        self->line = line;
+        // Rows arrive in file order; interlaced files send every 8th row, then the 4th, 2nd, 1st.
+        static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
+        int passes = desc->Interlace ? 4 : 1;
+        for (int pass = 0; pass < passes; pass++) {
+            int start = desc->Interlace ? starts[pass] : 0, step = desc->Interlace ? steps[pass] : 1;
+            for (int row = start; row < fh; row += step) {
+                if (DGifGetLine(self->gif, line, fw) == GIF_ERROR) {
+                    osp_gif_fail(self, self->gif->Error);
+                    return -2;  // this frame is not whole
+                }
+                int cy = fy + row;
+                if (cy < 0 || (uint32_t)cy >= self->height) continue;
+                for (int col = 0; col < fw; col++) {
+                    int cx = fx + col;
+                    if (cx < 0 || (uint32_t)cx >= self->width) continue;
+                    int index = line[col];
+                    if (index == transparent || index >= map->ColorCount) continue;
+                    uint8_t *px = canvas + ((size_t)cy * self->width + cx) * 4;
+                    px[0] = map->Colors[index].Red;
+                    px[1] = map->Colors[index].Green;
+                    px[2] = map->Colors[index].Blue;
+                    px[3] = 255;
+                }
+            }
+        }
+        // The rectangle, clipped to the canvas, for this frame's own disposal later.
+        int x0 = fx < 0 ? 0 : fx, y0 = fy < 0 ? 0 : fy;
+        int x1 = fx + fw, y1 = fy + fh;
+        if (x1 > (int)self->width) x1 = (int)self->width;
+        if (y1 > (int)self->height) y1 = (int)self->height;
+        if (x1 < x0) x1 = x0;
+        if (y1 < y0) y1 = y0;
+        self->px = (uint32_t)x0; self->py = (uint32_t)y0; self->pw = (uint32_t)(x1 - x0); self->ph = (uint32_t)(y1 - y0);
+        self->previous_disposal = disposal;
+        *delay_cs = delay;
+        return 1;
+    }
+}
