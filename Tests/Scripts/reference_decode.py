@@ -65,7 +65,10 @@ def pillow(path, fit=None):
     with Image.open(path) as im:
         im.seek(0)
         icc = im.info.get("icc_profile")
-        im = ImageOps.exif_transpose(im)
+        try:
+            im = ImageOps.exif_transpose(im)
+        except ValueError:  # Pillow 13 cannot parse some XMP packets; orientation 1 then
+            pass
         has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
         converted = to_srgb(im, icc, has_alpha) if icc else None
         im = (converted or im).convert("RGBA" if has_alpha else "RGB")
