@@ -30,6 +30,9 @@ let package = Package(
         fuzzTarget("FuzzJPEG", []),
         fuzzTarget("FuzzPNG", []),
         fuzzTarget("FuzzWebP", []),
+        fuzzTarget("FuzzGIF", []),
+        fuzzTarget("FuzzAPNG", []),
+        fuzzTarget("FuzzProfile", ["OspreyCodec", "OspreyDomain"]),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),
     ]

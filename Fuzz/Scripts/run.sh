@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
 mkdir -p "$work/artifacts"
 
@@ -16,6 +16,9 @@ seeds() {
         FuzzJPEG) echo "$corpus/jpeg $corpus/exif-orientation" ;;
         FuzzPNG) echo "$corpus/pngsuite" ;;
         FuzzWebP) echo "$corpus/webp" ;;
+        FuzzGIF) echo "$corpus/gif" ;;
+        FuzzAPNG) echo "$corpus/apng" ;;
+        FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;
     esac
@@ -33,6 +36,21 @@ for root, _, files in os.walk(src):
         if at < 0: continue
         length = int.from_bytes(data[at + 2:at + 4], "big")
         open(os.path.join(dst, name + ".app1"), "wb").write(data[at + 4:at + 2 + length])
+PY
+
+# ICC profiles cut from the colour-tagged corpus images (Pillow reads them out).
+mkdir -p "$work/icc-seeds"
+python3 - "$corpus/icc" "$work/icc-seeds" <<'PY'
+import os, sys
+from PIL import Image
+src, dst = sys.argv[1], sys.argv[2]
+for name in sorted(os.listdir(src)):
+    try:
+        with Image.open(os.path.join(src, name)) as im:
+            icc = im.info.get("icc_profile")
+    except Exception:
+        continue
+    if icc: open(os.path.join(dst, name + ".icc"), "wb").write(icc)
 PY
 
 status=0

@@ -47,6 +47,19 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         }
     }
 
+    /// `image` with its carried ``ColorProfile`` applied: pixels converted to sRGB and the
+    /// profile dropped. An image without a profile, or with one Little CMS cannot use, comes
+    /// back with the same pixels (and, for an unusable profile, a logged warning).
+    public static func convertedToSRGB(_ image: Image) -> Image {
+        guard let profile = image.colorProfile else { return image }
+        var untagged = image
+        untagged.colorProfile = nil
+        if let animation = image.animation {
+            return Image(animation: animation.mapFrames { ColorManagement.convertedToSRGB($0, profile: profile.data) })
+        }
+        return ColorManagement.convertedToSRGB(untagged, profile: profile.data)
+    }
+
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         switch options.format {
         case .jpeg: try JPEGEncoder().encode(image, options: options)

@@ -14,65 +14,80 @@ public enum Resampler {
         let alpha = image.pixelFormat.hasAlpha
         let horizontal = Contributions(source: image.width, destination: size.width)
         let vertical = Contributions(source: image.height, destination: size.height)
-        // Pass 1: each source row to the destination width, as premultiplied floats.
+        // Pass 1: each source row to the destination width, as premultiplied floats. The row
+        // is widened to floats once, not once for each of the outputs each pixel feeds.
         var middle = [Float](repeating: 0, count: image.height * size.width * bpp)
+        let rowFloats = UnsafeMutableBufferPointer<Float>.allocate(capacity: image.width * bpp)
+        defer { rowFloats.deallocate() }
         image.pixels.withUnsafeBufferPointer { src in
             middle.withUnsafeMutableBufferPointer { mid in
-                for y in 0..<image.height {
-                    let row = src.baseAddress! + y * image.bytesPerRow
-                    let out = mid.baseAddress! + y * size.width * bpp
-                    for x in 0..<size.width {
-                        let (start, count, offset) = horizontal.span(x)
-                        var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                        for i in 0..<count {
-                            let w = horizontal.weights[offset + i]
-                            let p = row + (start + i) * bpp
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    for y in 0..<image.height {
+                        let row = src.baseAddress! + y * image.bytesPerRow
+                        for i in 0..<image.width * bpp { rowFloats[i] = Float(row[i]) }
+                        let out = mid.baseAddress! + y * size.width * bpp
+                        for x in 0..<size.width {
+                            let (start, count, offset) = horizontal.span(x)
+                            let w = weights.baseAddress! + offset
+                            let p = rowFloats.baseAddress! + start * bpp
+                            let o = out + x * bpp
                             if alpha {
-                                let a = Float(p[3]) * w
-                                acc.0 += Float(p[0]) * a
-                                acc.1 += Float(p[1]) * a
-                                acc.2 += Float(p[2]) * a
-                                acc.3 += a
-                            } else {
-                                acc.0 += Float(p[0]) * w
-                                if bpp > 1 {
-                                    acc.1 += Float(p[1]) * w
-                                    acc.2 += Float(p[2]) * w
+                                var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+                                for i in 0..<count {
+                                    let q = p + i * 4
+                                    let a = q[3] * w[i]
+                                    acc.0 += q[0] * a
+                                    acc.1 += q[1] * a
+                                    acc.2 += q[2] * a
+                                    acc.3 += a
                                 }
+                                (o[0], o[1], o[2], o[3]) = acc
+                            } else if bpp == 3 {
+                                var acc: (Float, Float, Float) = (0, 0, 0)
+                                for i in 0..<count {
+                                    let q = p + i * 3
+                                    acc.0 += q[0] * w[i]
+                                    acc.1 += q[1] * w[i]
+                                    acc.2 += q[2] * w[i]
+                                }
+                                (o[0], o[1], o[2]) = acc
+                            } else {
+                                var acc: Float = 0
+                                for i in 0..<count { acc += p[i] * w[i] }
+                                o[0] = acc
                             }
                         }
-                        let o = out + x * bpp
-                        o[0] = acc.0
-                        if bpp > 1 { o[1] = acc.1; o[2] = acc.2 }
-                        if bpp > 3 { o[3] = acc.3 }
                     }
                 }
             }
         }
         // Pass 2: columns to the destination height, then back to bytes.
         var pixels = [UInt8](repeating: 0, count: size.area * bpp)
-        let rowFloats = size.width * bpp
+        let outFloats = size.width * bpp
+        let acc = UnsafeMutableBufferPointer<Float>.allocate(capacity: outFloats)
+        defer { acc.deallocate() }
         middle.withUnsafeBufferPointer { mid in
             pixels.withUnsafeMutableBufferPointer { dst in
-                var acc = [Float](repeating: 0, count: rowFloats)
-                for y in 0..<size.height {
-                    let (start, count, offset) = vertical.span(y)
-                    for i in acc.indices { acc[i] = 0 }
-                    for i in 0..<count {
-                        let w = vertical.weights[offset + i]
-                        let row = mid.baseAddress! + (start + i) * rowFloats
-                        for j in 0..<rowFloats { acc[j] += row[j] * w }
-                    }
-                    let out = dst.baseAddress! + y * rowFloats
-                    if alpha {
-                        // Colour was premultiplied by alpha (0...255); divide it back out.
-                        for x in 0..<size.width {
-                            let a = acc[x * 4 + 3]
-                            for c in 0..<3 { out[x * 4 + c] = a > 0.5 ? clampByte(acc[x * 4 + c] / a) : 0 }
-                            out[x * 4 + 3] = clampByte(a)
+                vertical.weights.withUnsafeBufferPointer { weights in
+                    for y in 0..<size.height {
+                        let (start, count, offset) = vertical.span(y)
+                        acc.update(repeating: 0)
+                        for i in 0..<count {
+                            let w = weights[offset + i]
+                            let row = mid.baseAddress! + (start + i) * outFloats
+                            for j in 0..<outFloats { acc[j] += row[j] * w }
                         }
-                    } else {
-                        for j in 0..<rowFloats { out[j] = clampByte(acc[j]) }
+                        let out = dst.baseAddress! + y * outFloats
+                        if alpha {
+                            // Colour was premultiplied by alpha (0...255); divide it back out.
+                            for x in 0..<size.width {
+                                let a = acc[x * 4 + 3]
+                                for c in 0..<3 { out[x * 4 + c] = a > 0.5 ? clampByte(acc[x * 4 + c] / a) : 0 }
+                                out[x * 4 + 3] = clampByte(a)
+                            }
+                        } else {
+                            for j in 0..<outFloats { out[j] = clampByte(acc[j]) }
+                        }
                     }
                 }
             }

@@ -28,11 +28,16 @@ let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputByt
 public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>?, _ count: Int, format: ImageFormat) {
     let choice = count & 0xFF
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
-    let options = choice % 3 == 0 ? DecodingOptions()
+    var options = choice % 3 == 0 ? DecodingOptions()
         : DecodingOptions(targetSize: PixelSize(width: 1 + choice, height: 1 + (choice * 7) % 200), contentMode: choice % 2 == 0 ? .fit : .fill)
+    if choice & 0x10 != 0 { options.frames = .all }
+    if choice & 0x20 != 0 { options.colorHandling = .preserve }
     _ = try? FormatDetector.decodableFormat(data.prefix(64), expecting: format)
     guard let image = try? codec.decode(.data(data), options: options) else { return }
     precondition(image.pixels.count == image.bytesPerRow * image.height)
+    if let animation = image.animation {
+        precondition(animation.frames.allSatisfy { $0.image.size == image.size && $0.duration > .zero })
+    }
     // fit stays inside the target; fill covers it, so one side at least is the target's.
     if let target = options.targetSize {
         if options.contentMode == .fit {
@@ -40,6 +45,17 @@ public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>?, _ count: Int, format: Im
         } else {
             precondition(image.width <= target.width + 1 || image.height <= target.height + 1)
         }
+    }
+}
+
+/// Any bytes as an embedded ICC profile, converted to sRGB on small images of each layout.
+public func fuzzProfile(_ bytes: UnsafePointer<UInt8>?, _ count: Int) {
+    let profile = ColorProfile(data: bytes.map { Data(bytes: $0, count: count) } ?? Data())
+    for format in PixelFormat.allCases {
+        var image = try! Image(width: 4, height: 3, pixelFormat: format, pixels: (0..<12 * format.bytesPerPixel).map { UInt8(truncatingIfNeeded: $0 * 37) })
+        image.colorProfile = profile
+        let converted = ImageCodec.convertedToSRGB(image)
+        precondition(converted.size == image.size && converted.pixelFormat == format && converted.colorProfile == nil)
     }
 }
 

@@ -3,10 +3,14 @@ import OspreyPixels
 
 /// Collects an animation's frames at the output size as they are composed: each full canvas
 /// is reduced the moment it is drawn, so memory holds one canvas and the output frames.
+///
+/// Frames are kept as RGB while every frame so far is opaque (a quarter less memory, in the
+/// cache too); the first frame with transparency turns them all to RGBA, so they share a layout.
 struct AnimationAssembler {
     let canvasSize: PixelSize
     let outputSize: PixelSize
     private(set) var frames: [ImageAnimation.Frame] = []
+    private var opaque = true
 
     init(canvasSize: PixelSize, outputSize: PixelSize) {
         self.canvasSize = canvasSize
@@ -15,8 +19,32 @@ struct AnimationAssembler {
 
     /// Reduces the straight-RGBA canvas to the output size and keeps it as the next frame.
     mutating func add(canvas: UnsafePointer<UInt8>, milliseconds: Int) {
-        frames.append(ImageAnimation.Frame(image: Self.reduce(canvas, from: canvasSize, to: outputSize),
-                                           duration: Self.displayDuration(milliseconds: milliseconds)))
+        var image = Self.reduce(canvas, from: canvasSize, to: outputSize)
+        if opaque, let rgb = Self.droppingOpaqueAlpha(image) {
+            image = rgb
+        } else if opaque {
+            opaque = false
+            for index in frames.indices { frames[index].image = PixelConversion.converted(frames[index].image, to: .rgba8) }
+        }
+        frames.append(ImageAnimation.Frame(image: image, duration: Self.displayDuration(milliseconds: milliseconds)))
+    }
+
+    /// The RGB of a tightly packed RGBA image, or `nil` when some pixel is not opaque.
+    private static func droppingOpaqueAlpha(_ rgba: Image) -> Image? {
+        let count = rgba.width * rgba.height
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        let opaque = rgba.pixels.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<count {
+                    guard src[i * 4 + 3] == 255 else { return false }
+                    dst[i * 3] = src[i * 4]
+                    dst[i * 3 + 1] = src[i * 4 + 1]
+                    dst[i * 3 + 2] = src[i * 4 + 2]
+                }
+                return true
+            }
+        }
+        return opaque ? try? Image(width: rgba.width, height: rgba.height, pixelFormat: .rgb8, pixels: rgb) : nil
     }
 
     /// The animation, or a still when it has one frame.

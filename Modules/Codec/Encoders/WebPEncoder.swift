@@ -58,17 +58,19 @@ public struct WebPEncoder: ImageEncoding {
         config.lossless = options.lossless ? 1 : 0
         var timestamp = 0
         for frame in animation.frames {
-            let rgba = PixelConversion.converted(frame.image, to: .rgba8)
-            guard rgba.size == first.size else { throw .failed(.webp, detail: "animation frames differ in size") }
+            let source = PixelConversion.converted(frame.image, to: frame.image.pixelFormat.hasAlpha ? .rgba8 : .rgb8)
+            guard source.size == first.size else { throw .failed(.webp, detail: "animation frames differ in size") }
             var picture = WebPPicture()
             guard WebPPictureInit(&picture) != 0 else { throw .failed(.webp, detail: "libwebp version mismatch") }
-            picture.width = Int32(rgba.width)
-            picture.height = Int32(rgba.height)
+            picture.width = Int32(source.width)
+            picture.height = Int32(source.height)
             picture.use_argb = 1
-            let added = rgba.pixels.withUnsafeBufferPointer { px -> Bool in
+            let added = source.pixels.withUnsafeBufferPointer { px -> Bool in
                 defer { WebPPictureFree(&picture) }
-                return WebPPictureImportRGBA(&picture, px.baseAddress, Int32(rgba.bytesPerRow)) != 0
-                    && WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0
+                let stride = Int32(source.bytesPerRow)
+                let imported = source.pixelFormat == .rgb8 ? WebPPictureImportRGB(&picture, px.baseAddress, stride)
+                    : WebPPictureImportRGBA(&picture, px.baseAddress, stride)
+                return imported != 0 && WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0
             }
             guard added else { throw .failed(.webp, detail: String(cString: WebPAnimEncoderGetError(encoder))) }
             timestamp += Int(frame.duration / .milliseconds(1))
