@@ -73,11 +73,12 @@ extension CPUBoundCodecTests {
         }
 
         /// The pygif files whose frames the suite and browsers agree on, compared byte for byte
-        /// (RGB ignored where alpha is 0). restore-background clears to transparent and a frame
-        /// outside the screen is clipped, as browsers do and the suite expects.
+        /// (RGB ignored where alpha is 0). restore-background clears to transparent, a frame
+        /// outside the screen is clipped, and pixels missing from short data stay transparent,
+        /// as browsers do and the suite expects (Pillow and libvips differ: Docs/CODEC.md).
         static let pygifExact = ["animation", "animation-zero-delays", "dispose-none", "dispose-keep", "gif87a", "icc-color-profile",
                                  "interlace", "local-color-table", "no-global-color-table", "loop-once", "transparent",
-                                 "dispose-restore-background", "image-outside-bg"]
+                                 "dispose-restore-background", "image-outside-bg", "missing-pixels", "no-eoi"]
 
         @Test func pygifFramesMatchTheSuiteExactly() throws {
             for name in Self.pygifExact {
@@ -97,6 +98,22 @@ extension CPUBoundCodecTests {
                 }
                 if sections["config"]?["loop-count"] == "infinite", let animation = image.animation { #expect(animation.loopCount == 0, "\(name)") }
             }
+        }
+
+        /// Where Osprey, Pillow and libvips show every image the file holds and the suite merges
+        /// them: a background image with no delay before four frames, and four zero-delay frames
+        /// adding 256 colours each (the suite's single frame is the last one).
+        @Test func pygifFilesThatTheSuiteMergesKeepEveryImage() throws {
+            let previous = Self.frames(try CodecTestSupport.codec.decode(.file(path: Corpus.file("gif/pygif/dispose-restore-previous.gif").path), options: Self.all))
+            #expect(previous.count == 5)
+            for index in 0..<4 where index + 1 < previous.count {
+                let expected = [UInt8](try Data(contentsOf: Corpus.file("gif/pygif/animation.\(index).rgba")))
+                #expect(Self.clearingTransparent(PixelConversion.converted(previous[index + 1].image, to: .rgba8).pixels) == Self.clearingTransparent(expected))
+            }
+            let highColor = Self.frames(try CodecTestSupport.codec.decode(.file(path: Corpus.file("gif/pygif/high-color.gif").path), options: Self.all))
+            #expect(highColor.count == 4)
+            let expected = [UInt8](try Data(contentsOf: Corpus.file("gif/pygif/high-color.rgba")))
+            #expect(PixelConversion.converted(try #require(highColor.last).image, to: .rgba8).pixels == expected)
         }
 
         @Test func damagedGIFsWithNoWholeFrameAreRefused() throws {
