@@ -238,7 +238,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["osprey-demo", "osprey", "OspreyTesting"],
+            dependencies: ["osprey-demo", "osprey", "OspreyCodec", "OspreyTesting"],
             path: "Tests/DemoTests",
             swiftSettings: swiftSettings
         ),

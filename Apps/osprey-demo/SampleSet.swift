@@ -2,7 +2,8 @@ import Foundation
 import Osprey
 
 /// The demo's own images, made on first start: photographs cannot be shipped, so it draws
-/// colour fields and shapes and encodes them as JPEG, PNG with alpha and WebP, some large.
+/// colour fields and shapes and encodes them as JPEG, PNG with alpha and WebP, some large,
+/// and one animated WebP whose discs move from frame to frame.
 enum SampleSet {
     /// A sample: its file name and how to draw it.
     struct Sample {
@@ -10,6 +11,7 @@ enum SampleSet {
         let size: PixelSize
         let format: ImageFormat
         let alpha: Bool
+        var frames = 1
     }
 
     /// The frame of the four-cut card.
@@ -20,6 +22,7 @@ enum SampleSet {
         for i in 1...6 { list.append(Sample(name: "photo-\(i).jpg", size: i <= 2 ? PixelSize(width: 2400, height: 1600) : PixelSize(width: 1200, height: 800), format: .jpeg, alpha: false)) }
         for i in 1...3 { list.append(Sample(name: "sticker-\(i).png", size: PixelSize(width: 600, height: 600), format: .png, alpha: true)) }
         for i in 1...3 { list.append(Sample(name: "texture-\(i).webp", size: PixelSize(width: 900, height: 900), format: .webp, alpha: false)) }
+        list.append(Sample(name: "spinner.webp", size: PixelSize(width: 240, height: 240), format: .webp, alpha: false, frames: 12))
         list.append(Sample(name: frameName, size: PixelSize(width: 800, height: 1000), format: .png, alpha: false))
         return list
     }()
@@ -31,7 +34,9 @@ enum SampleSet {
         for (index, sample) in samples.enumerated() {
             let path = folder.appendingPathComponent(sample.name)
             guard !FileManager.default.fileExists(atPath: path.path) else { continue }
-            let image = draw(sample, seed: index + 1)
+            let image = sample.frames == 1 ? draw(sample, seed: index + 1) : Image(animation: ImageAnimation(
+                frames: (0..<sample.frames).map { ImageAnimation.Frame(image: draw(sample, seed: index + 1, step: $0), duration: .milliseconds(80)) },
+                loopCount: 0))
             let data = try codec.encode(image, options: EncodingOptions(format: sample.format, quality: 0.85))
             try data.write(to: path, options: .atomic)
         }
@@ -48,7 +53,7 @@ enum SampleSet {
 
     /// Smooth colour fields with discs; stickers are discs on transparency. The field's
     /// terms are computed per row and per column, so drawing stays quick in debug builds.
-    static func draw(_ sample: Sample, seed: Int) -> Image {
+    static func draw(_ sample: Sample, seed: Int, step: Int = 0) -> Image {
         let (w, h) = (sample.size.width, sample.size.height)
         let bpp = sample.alpha ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: w * h * bpp)
@@ -59,7 +64,7 @@ enum SampleSet {
         let sinX = (0..<w).map { sin(Double($0) / Double(w) * 2) }, cosX = (0..<w).map { cos(Double($0) / Double(w) * 2) }
         let blueY = (0..<h).map { Double($0) / Double(h) * 2 + hue + 2 }
         let discs = (0..<6).map { k -> (x: Int, y: Int, r2: Int, c: (UInt8, UInt8, UInt8)) in
-            let t = Double(seed * 7 + k)
+            let t = Double(seed * 7 + k) + Double(step) * 0.3
             let r = Double(min(w, h)) * (0.08 + 0.05 * Double(k % 3))
             return (Int((0.5 + 0.4 * sin(t * 1.3)) * Double(w)), Int((0.5 + 0.4 * cos(t * 0.7)) * Double(h)), Int(r * r),
                     (UInt8(128 + 127 * sin(t)), UInt8(128 + 127 * sin(t + 2)), UInt8(128 + 127 * sin(t + 4))))

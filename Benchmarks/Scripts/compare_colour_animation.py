@@ -60,7 +60,7 @@ for round_index in range(rounds):
         for name in names[shift:] + names[:shift]:
             results.setdefault((case, name), []).append(run(commands[name]))
 
-print(f"| case ({rounds} rounds, median) | command | wall time | peak memory | Osprey (first row) time ratio | memory ratio |")
+print(f"| case ({rounds} rounds, median) | command | wall time | peak memory | first row ÷ this row, time | memory |")
 print("|---|---|---|---|---|---|")
 for case, commands in cases.items():
     first = list(commands)[0]

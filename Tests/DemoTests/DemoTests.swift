@@ -1,4 +1,5 @@
 import Foundation
+import OspreyCodec
 import OspreyTesting
 import Testing
 
@@ -182,10 +183,13 @@ struct DemoTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0, "the README's examples failed:\n\(text)")
-        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash"] {
+        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) written")
         }
         #expect(text.contains("\"tier\":\"network\"") && text.contains("\"completed\":2"))
+        #expect(text.contains("frames: 12") && text.contains("loops: forever"), "the demo's animated sample")
+        let small = try ImageCodec().info(.file(path: work.appendingPathComponent("spinner-small.webp").path))
+        #expect(small.frameCount == 12 && small.width == 120, "the resized animation keeps its frames")
     }
 
     /// The DOM after the page's scripts ran, from headless Chromium; optionally a screenshot.

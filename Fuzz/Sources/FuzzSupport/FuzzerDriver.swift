@@ -21,7 +21,7 @@ public func runFuzzer(
 }
 
 /// Small limits keep each run quick; what matters is that no input crashes or overreads.
-let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputBytes: 64_000_000))
+let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputBytes: 64_000_000, maxFrames: 200, maxAnimationPixels: 32_000_000))
 
 /// Decodes `count` bytes expected to be `format`, at full size or at a fit or fill target
 /// size the input's length picks (so seeds stay intact), and checks the output's geometry.

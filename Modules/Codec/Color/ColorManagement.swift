@@ -23,6 +23,11 @@ enum ColorManagement {
         return name.isEmpty ? nil : name
     }
 
+    /// `profile` with its description filled in.
+    static func named(_ profile: ColorProfile) -> ColorProfile {
+        profile.name != nil ? profile : ColorProfile(data: profile.data, name: describe(profile.data))
+    }
+
     /// Whether Little CMS can build a transform from the profile to sRGB for pixels of `format`.
     static func isUsable(_ data: Data, for format: PixelFormat) -> Bool {
         Transform(profile: data, pixelFormat: format) != nil
@@ -34,7 +39,7 @@ enum ColorManagement {
         switch handling {
         case .preserve:
             var kept = image
-            kept.colorProfile = profile
+            kept.colorProfile = named(profile)
             return kept
         case .convertToSRGB:
             return convertedToSRGB(image, profile: profile.data)

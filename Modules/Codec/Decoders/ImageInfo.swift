@@ -39,7 +39,7 @@ public struct ImageInfo: Hashable, Sendable, Codable {
     /// Records `profile` and whether it converts pixels of `pixelFormat` (`nil`: CMYK) to sRGB.
     mutating func describe(_ profile: ColorProfile?, pixelFormat: PixelFormat?, cmykInverted: Bool = false) {
         guard let profile else { return }
-        colorProfile = profile.name ?? "ICC profile"
+        colorProfile = ColorManagement.named(profile).name ?? "ICC profile"
         if let pixelFormat {
             convertsToSRGB = ColorManagement.isUsable(profile.data, for: pixelFormat)
         } else {

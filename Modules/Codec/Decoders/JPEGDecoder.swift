@@ -106,7 +106,7 @@ struct JPEGSession: ~Copyable {
         guard let icc = osp_jpeg_icc(decoder, &length) else { return nil }
         defer { osp_free(icc) }
         let data = Data(bytes: icc, count: length)
-        return ColorProfile(data: data, name: ColorManagement.describe(data))
+        return ColorProfile(data: data)  // named only where shown: describing parses the profile again
     }
 
     /// Decodes at 1/`scaleDenominator` and resamples to `output` (stored orientation).

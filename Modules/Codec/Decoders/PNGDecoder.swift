@@ -125,7 +125,7 @@ struct PNGSession: ~Copyable {
         var length = 0
         guard let icc = osp_png_icc(decoder, &length) else { return nil }
         let data = Data(bytes: icc, count: length)
-        return ColorProfile(data: data, name: ColorManagement.describe(data))
+        return ColorProfile(data: data)  // named only where shown: describing parses the profile again
     }
 
     func decode(_ info: osp_png_info, output: PixelSize) throws(ImageDecodingError) -> Image {

@@ -27,11 +27,9 @@ public struct WebPDecoder: ImageDecoding {
         let orientation = Orientation(exifValue: Self.exifOrientation(in: data) ?? 1)
         let stored = PixelSize(width: Int(features.width), height: Int(features.height))
         let output = orientation.storedOutputSize(for: stored, options: options)
-        let image = switch (features.has_animation != 0, options.frames) {
-        case (true, .all): try Self.decodeFrames(data, stored: stored, output: output, limits: limits)
-        case (true, .first): try Self.decodeFirstFrame(data, stored: stored, output: output)
-        case (false, _): try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
-        }
+        let image = features.has_animation != 0
+            ? try Self.decodeFrames(data, stored: stored, output: output, frames: options.frames, limits: limits)
+            : try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
         let profile = Self.colorProfile(in: data)
         guard let animation = image.animation else {
             return ColorManagement.apply(profile, to: orientation.applied(to: image), handling: options.colorHandling)
@@ -64,7 +62,7 @@ public struct WebPDecoder: ImageDecoding {
             defer { WebPDemuxReleaseChunkIterator(&iterator) }
             guard let bytes = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
             let profile = Data(bytes: bytes, count: iterator.chunk.size)
-            return ColorProfile(data: profile, name: ColorManagement.describe(profile))
+            return ColorProfile(data: profile)
         }
     }
 
@@ -116,34 +114,12 @@ public struct WebPDecoder: ImageDecoding {
         return try! Image(width: output.width, height: output.height, pixelFormat: format, pixels: pixels)
     }
 
-    /// The first frame of an animation, composed on its canvas, then resampled.
-    private static func decodeFirstFrame(_ data: Data, stored: PixelSize, output: PixelSize) throws(ImageDecodingError) -> Image {
-        let frame: Image? = data.withUnsafeBytes { raw in
-            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return nil }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 1
-            guard let decoder = WebPAnimDecoderNew(&webpData, &options) else { return nil }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var info = WebPAnimInfo()
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
-                  Int(info.canvas_width) == stored.width, Int(info.canvas_height) == stored.height,
-                  WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { return nil }
-            var sink = Downsampler(sourceSize: stored, outputSize: output, pixelFormat: .rgba8)
-            sink.consume(buffer, count: stored.height, stride: stored.width * 4)
-            return sink.finish()
-        }
-        guard let frame else { throw .corrupt(.webp, detail: "cannot decode the first frame of the animation") }
-        return frame
-    }
-
-    /// Every frame, composed on the canvas by libwebp and reduced at once; the canvas is
-    /// libwebp's, so memory holds it and the output frames.
-    private static func decodeFrames(_ data: Data, stored: PixelSize, output: PixelSize, limits: DecodingLimits) throws(ImageDecodingError) -> Image {
-        try limits.checkAnimation(canvas: stored, frames: frameCount(data))
+    /// The frames of an animation — the first, or all within the limits — composed on the
+    /// canvas by libwebp and each reduced at once; the canvas is libwebp's, so memory holds it
+    /// and the output frames.
+    private static func decodeFrames(_ data: Data, stored: PixelSize, output: PixelSize, frames: FrameSelection,
+                                     limits: DecodingLimits) throws(ImageDecodingError) -> Image {
+        if frames == .all { try limits.checkAnimation(canvas: stored, frames: frameCount(data)) }
         let result: Image? = data.withUnsafeBytes { raw in
             var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
             var options = WebPAnimDecoderOptions()
@@ -157,7 +133,7 @@ public struct WebPDecoder: ImageDecoding {
                   Int(info.canvas_width) == stored.width, Int(info.canvas_height) == stored.height else { return nil }
             var assembler = AnimationAssembler(canvasSize: stored, outputSize: output)
             var previous: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0 && (frames == .all || assembler.frames.isEmpty) {
                 var buffer: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { break }  // a damaged tail ends it
