@@ -39,8 +39,9 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
 	$(SWIFT) build -c release
 
-# The browser test drives headless Chromium (Debian's chromium); only the tests need it.
-test: APT_PACKAGES += chromium
+# The browser test drives headless Chromium (Debian's chromium), and the colour tests compare
+# with libvips (libvips-tools); only the tests need them.
+test: APT_PACKAGES += chromium libvips-tools
 test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
 	$(SWIFT) build -c release --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey

@@ -14,10 +14,16 @@ extension CPUBoundCodecTests {
             try CodecTestSupport.images(in: "icc", extensions: ["jpg", "jpeg", "png", "webp"])
         }
 
-        @Test func convertedImagesMatchAColourManagedReference() throws {
-            let files = try Self.files()
+        /// libvips 8.14 fails Little CMS's v4 test image (it shows the text saying the viewer does
+        /// not support v4 profiles); Pillow and Osprey pass it. Docs/CODEC.md.
+        static let libvipsFails: Set<String> = ["nico_stress.jpeg"]
+
+        @Test(arguments: [ReferenceDecoder.Mode.pillow, .vips])
+        func convertedImagesMatchAColourManagedReference(_ mode: ReferenceDecoder.Mode) throws {
+            var files = try Self.files()
             #expect(files.count == 23)
-            let references = try ReferenceDecoder.decode(files, mode: .pillow)
+            if case .vips = mode { files.removeAll { Self.libvipsFails.contains($0.lastPathComponent) } }
+            let references = try ReferenceDecoder.decode(files, mode: mode)
             for file in files {
                 let name = file.lastPathComponent
                 let reference = try #require(try? references[file.path]?.get(), "no reference for \(name)")

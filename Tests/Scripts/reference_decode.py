@@ -7,6 +7,8 @@ as raw bytes to OUTPUT and a line "OUTPUT<TAB>WIDTH<TAB>HEIGHT<TAB>CHANNELS" (or
   png        pypng, RGBA 8-bit, raw sample values, no gamma (exact for PngSuite)
   pil        Pillow, EXIF orientation applied, RGB or RGBA
   pil-N      Pillow full decode, orientation applied, then a Lanczos resize to fit NxN
+  vips       libvips (vips icc_transform --embedded --intent relative to srgb, as
+             vipsthumbnail --export-profile srgb converts), RGB or RGBA; untagged files as stored
   pil-frames every frame of an animation as Pillow composes it, RGBA, one after another
              (the line gives the frame count as a fifth field)
 
@@ -78,6 +80,19 @@ def pillow(path, fit=None):
             im = im.resize(size, Image.LANCZOS)
         return im.width, im.height, len(im.mode), im.tobytes()
 
+def vips(path):
+    import os, subprocess, tempfile
+    from PIL import Image
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "out.png")
+        converted = subprocess.run(["vips", "icc_transform", path, out, "srgb", "--embedded", "--intent", "relative"],
+                                   capture_output=True)
+        if converted.returncode != 0:  # no embedded profile: the pixels as stored
+            subprocess.run(["vips", "copy", path, out], check=True, capture_output=True)
+        with Image.open(out) as im:
+            im = im.convert("RGBA" if im.mode in ("RGBA", "LA") else "RGB")
+            return im.width, im.height, len(im.mode), im.tobytes()
+
 def pillow_frames(path):
     from PIL import Image, ImageSequence
     frames = []
@@ -96,6 +111,8 @@ for line in sys.stdin:
             w, h, c, data = pypng_rgba(source)
         elif mode == "pil":
             w, h, c, data = pillow(source)
+        elif mode == "vips":
+            w, h, c, data = vips(source)
         elif mode == "pil-frames":
             w, h, c, data, count = pillow_frames(source)
             with open(target, "wb") as f:

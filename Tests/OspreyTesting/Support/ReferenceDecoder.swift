@@ -29,6 +29,8 @@ public enum ReferenceDecoder {
         case pillowThumbnail(Int)
         /// Pillow, every frame of an animation, RGBA, colour-managed.
         case pillowFrames
+        /// libvips' `icc_transform` to sRGB (relative intent), as `vipsthumbnail --export-profile srgb`.
+        case vips
 
         var name: String {
             switch self {
@@ -36,6 +38,7 @@ public enum ReferenceDecoder {
             case .pillow: "pil"
             case .pillowThumbnail(let n): "pil-\(n)"
             case .pillowFrames: "pil-frames"
+            case .vips: "vips"
             }
         }
     }
