@@ -121,6 +121,23 @@ struct CodecCommandTests {
         }
     }
 
+    @Test func animationsClaimingTenThousandFramesAreRefusedWithoutHoldingMemory() throws {
+        let cases: [(String, Data, String)] = [
+            ("bomb.gif", CraftedImages.gif(frames: 10_000, side: 65_535), "image is 65535x65535, over the limit of 100 megapixels"),
+            ("frames.gif", CraftedImages.gif(frames: 10_000, side: 4_000), "animation has 1001 frames or more, over the limit of 1000"),
+            ("bomb.apng", CraftedImages.apng(width: 65_535, height: 65_535, frames: 10_000), "image is 65535x65535, over the limit of 100 megapixels"),
+            ("frames.apng", CraftedImages.apng(width: 4_000, height: 4_000, frames: 10_000), "animation has 10000 frames or more, over the limit of 1000"),
+        ]
+        for (name, data, message) in cases {
+            let file = Self.folder.appendingPathComponent(name)
+            try data.write(to: file)
+            let outcome = try ChildProcess.run(Self.osprey, ["convert", file.path, "-o", Self.folder.appendingPathComponent("out.webp").path])
+            #expect(outcome.status == 65, "\(name): \(outcome.output)")
+            #expect(outcome.output.contains(message), "\(name): \(outcome.output)")
+            #expect(outcome.peakMemory < 50_000_000 + Sanitizer.memoryOverhead, "\(name): peak memory \(outcome.peakMemory) bytes")
+        }
+    }
+
     @Test func corruptFilesNeverCrashTheTool() throws {
         for name in ["pngsuite/xc1n0g08.png", "pngsuite/xlfn0g04.png", "jpeg/sharp/truncated.jpg", "jpeg/sharp/corrupt-header.jpg"] {
             let outcome = try ChildProcess.run(Self.osprey, ["convert", try Corpus.file(name).path, "-o", Self.folder.appendingPathComponent("c.png").path])

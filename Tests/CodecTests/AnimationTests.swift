@@ -244,11 +244,11 @@ extension CPUBoundCodecTests {
             #expect(try ImageCodec(limits: DecodingLimits(maxFrames: 1)).decode(.file(path: file.path), options: DecodingOptions()).width == 400)
             // 10,000 frames on a 65535² screen: refused from the screen descriptor.
             #expect(throws: ImageDecodingError.tooManyPixels(width: 65_535, height: 65_535, limit: 100_000_000)) {
-                try CodecTestSupport.codec.decode(.data(AnimationTestSupport.gifBomb(frames: 10_000)), options: Self.all)
+                try CodecTestSupport.codec.decode(.data(CraftedImages.gif(frames: 10_000, side: 65_535)), options: Self.all)
             }
             // 10,000 frames on a small screen: refused by the frame limit after a scan that decodes nothing.
             #expect(throws: ImageDecodingError.tooManyFrames(count: 1_001, limit: 1_000)) {
-                try CodecTestSupport.codec.decode(.data(AnimationTestSupport.gifBomb(frames: 10_000, side: 4_000)), options: Self.all)
+                try CodecTestSupport.codec.decode(.data(CraftedImages.gif(frames: 10_000, side: 4_000)), options: Self.all)
             }
         }
 
@@ -271,19 +271,8 @@ extension CPUBoundCodecTests {
     }
 }
 
-/// Crafted animations for the limit tests.
+/// Expectations shared by the animation tests.
 enum AnimationTestSupport {
-    /// A GIF whose screen is `side`² with `frames` 1×1 frames of one pixel each.
-    static func gifBomb(frames: Int, side: Int = 65_535) -> Data {
-        var bytes = Array("GIF89a".utf8)
-        bytes += [UInt8(side & 0xFF), UInt8(side >> 8), UInt8(side & 0xFF), UInt8(side >> 8), 0x80, 0, 0]
-        bytes += [0, 0, 0, 255, 255, 255]  // a global table of two colours
-        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]
-        for _ in 0..<frames { bytes += frame }
-        bytes.append(0x3B)
-        return Data(bytes)
-    }
-
     /// How long a frame of `centiseconds` shows (10 ms and less play as 100 ms).
     static func display(centiseconds: Int) -> Duration { .milliseconds(centiseconds <= 1 ? 100 : centiseconds * 10) }
 }

@@ -57,10 +57,10 @@ public struct PNGDecoder: ImageDecoding {
 extension PNGDecoder {
     /// Every frame of an APNG, or `nil` for a PNG that is not animated.
     private func decodeAnimation(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
-        guard let (decoder, structure) = try Self.animation(input) else { return nil }
-        return try PNGSession.with(input) { session throws(ImageDecodingError) in
+        try PNGSession.with(input) { session throws(ImageDecodingError) in
             let header = try session.readHeader()
             try limits.check(width: Int(header.width), height: Int(header.height))
+            guard let (decoder, structure) = try Self.animation(input) else { return nil }
             try limits.checkAnimation(canvas: structure.size, frames: structure.frames.count)
             return try decoder.decode(structure, output: options.outputSize(for: structure.size),
                                       profile: session.colorProfile, handling: options.colorHandling)

@@ -15,6 +15,51 @@ public enum CraftedImages {
         return data
     }
 
+    /// An APNG whose header claims `width`×`height` RGB pixels and `frames` frames, each with
+    /// an fcTL covering the canvas and one tiny fdAT (CRCs correct).
+    public static func apng(width: UInt32, height: UInt32, frames: UInt32) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var ihdr = Data()
+        ihdr.append(bigEndian: width)
+        ihdr.append(bigEndian: height)
+        ihdr.append(contentsOf: [8, 2, 0, 0, 0])
+        data.append(chunk: "IHDR", ihdr)
+        var actl = Data()
+        actl.append(bigEndian: frames)
+        actl.append(bigEndian: UInt32(0))
+        data.append(chunk: "acTL", actl)
+        let zlib = Data([0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01])
+        var sequence: UInt32 = 0
+        for frame in 0..<frames {
+            var fctl = Data()
+            for value in [sequence, width, height, 0, 0] { fctl.append(bigEndian: value) }
+            fctl.append(contentsOf: [0, 1, 0, 10, 0, 0])  // 1/10 s, dispose none, blend source
+            data.append(chunk: "fcTL", fctl)
+            sequence += 1
+            if frame == 0 {
+                data.append(chunk: "IDAT", zlib)
+            } else {
+                var fdat = Data()
+                fdat.append(bigEndian: sequence)
+                data.append(chunk: "fdAT", fdat + zlib)
+                sequence += 1
+            }
+        }
+        data.append(chunk: "IEND", Data())
+        return data
+    }
+
+    /// A GIF whose screen is `side`² with `frames` frames of one pixel each.
+    public static func gif(frames: Int, side: Int) -> Data {
+        var bytes = Array("GIF89a".utf8)
+        bytes += [UInt8(side & 0xFF), UInt8(side >> 8), UInt8(side & 0xFF), UInt8(side >> 8), 0x80, 0, 0]
+        bytes += [0, 0, 0, 255, 255, 255]  // a global table of two colours
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]
+        for _ in 0..<frames { bytes += frame }
+        bytes.append(0x3B)
+        return Data(bytes)
+    }
+
     /// `jpeg` with its frame header rewritten to claim `width`×`height`.
     public static func jpeg(from jpeg: Data, width: UInt16, height: UInt16) -> Data {
         var bytes = [UInt8](jpeg)
