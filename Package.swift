@@ -56,6 +56,10 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        // libavif's and libheif's headers need no flags (libavif's pkg-config file adds a
+        // Windows-only -DAVIF_DLL, which SwiftPM would refuse with a warning).
+        .systemLibrary(name: "CAVIF", path: "Modules/C/CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", path: "Modules/C/CHEIF", providers: [.apt(["libheif-dev"])]),
         // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
@@ -96,7 +100,7 @@ let package = Package(
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
         .target(
             name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", logging],
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", logging],
             path: "Modules/Codec",
             swiftSettings: swiftSettings
         ),

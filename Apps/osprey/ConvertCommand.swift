@@ -12,7 +12,7 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             --mode fit keeps the aspect ratio inside WxH; --mode fill covers WxH and crops \
             the centre. Images are never enlarged. The output format comes from its \
-            extension: .jpg/.jpeg, .png or .webp. An animated input (GIF, APNG, WebP) stays \
+            extension: .jpg/.jpeg, .png, .webp or .avif. An animated input (GIF, APNG, WebP) stays \
             animated when the output is .webp, unless --first-frame; other outputs take the \
             first frame. Colours are converted to sRGB through the input's ICC profile unless \
             --keep-profile, which leaves them as stored and embeds the profile in the output.
@@ -25,7 +25,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The input image file.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png or .webp).")
+    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png, .webp or .avif).")
     var output: String
 
     @Option(help: "Target size WxH in pixels.")
@@ -34,12 +34,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "fit or fill.")
     var mode: ContentMode = .fit
 
-    @Option(help: "Quality 0...1 for JPEG and WebP.")
+    @Option(help: "Quality 0...1 for JPEG, WebP and AVIF.")
     var quality: Double = 0.8
 
     func validate() throws {
         guard Self.format(ofPath: output) != nil else {
-            throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png or .webp")
+            throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png, .webp or .avif")
         }
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
     }
@@ -96,6 +96,7 @@ struct ConvertCommand: ParsableCommand {
         case "jpg", "jpeg": .jpeg
         case "png": .png
         case "webp": .webp
+        case "avif": .avif
         default: nil
         }
     }

@@ -40,6 +40,7 @@ struct InfoCommand: ParsableCommand {
             print("orientation: \(info.orientation)")
             print("alpha: \(info.hasAlpha ? "yes" : "no")")
             print("frames: \(info.frameCount)")
+            if let depth = info.bitDepth { print("bit depth: \(depth)") }
             if let loops = info.loopCount { print("loops: \(loops == 0 ? "forever" : "\(loops)")") }
             if let profile = info.colorProfile {
                 print("colour profile: \(profile) (\(info.convertsToSRGB ? "converted to sRGB" : "ignored: unusable"))")

@@ -1,8 +1,8 @@
 import Foundation
 import OspreyDomain
 
-/// The default codec: decodes JPEG, PNG (and APNG), WebP and GIF — chosen by magic bytes,
-/// never by file extension or Content-Type — and encodes JPEG, PNG and WebP.
+/// The default codec: decodes JPEG, PNG (and APNG), WebP, GIF, AVIF and HEIC — chosen by
+/// magic bytes, never by file extension or Content-Type — and encodes JPEG, PNG, WebP and AVIF.
 ///
 /// ```swift
 /// let codec = ImageCodec()
@@ -32,6 +32,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         case .png: try PNGDecoder(limits: limits).decode(input, options: options)
         case .gif: try GIFDecoder(limits: limits).decode(input, options: options)
         case .webp: try WebPDecoder(limits: limits).decode(input, options: options)
+        case .avif: try AVIFDecoder(limits: limits).decode(input, options: options)
+        case .heic: try HEICDecoder(limits: limits).decode(input, options: options)
         case let format: throw .unsupportedFormat(format)
         }
     }
@@ -43,6 +45,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         case .png: try PNGDecoder(limits: limits).info(input)
         case .gif: try GIFDecoder(limits: limits).info(input)
         case .webp: try WebPDecoder(limits: limits).info(input)
+        case .avif: try AVIFDecoder(limits: limits).info(input)
+        case .heic: try HEICDecoder(limits: limits).info(input)
         case let format: throw .unsupportedFormat(format)
         }
     }
@@ -65,6 +69,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         case .jpeg: try JPEGEncoder().encode(image, options: options)
         case .png: try PNGEncoder().encode(image, options: options)
         case .webp: try WebPEncoder().encode(image, options: options)
+        case .avif: try AVIFEncoder().encode(image, options: options)
         default: throw .unsupportedFormat(options.format)
         }
     }

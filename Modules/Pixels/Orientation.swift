@@ -24,6 +24,27 @@ public enum Orientation: Int, Hashable, Sendable, CaseIterable {
     /// The orientation for an EXIF value; invalid values (0, 9 …) count as ``up``.
     public init(exifValue: Int) { self = Orientation(rawValue: exifValue) ?? .up }
 
+    /// The orientation HEIF's transform boxes describe: `irot` turns the image `angle` × 90°
+    /// anticlockwise, then `imir` mirrors it (mode 0 exchanges top and bottom, 1 left and right).
+    public init(irotAngle angle: Int, imirMode mirror: Int?) {
+        let turned: [Orientation] = [.up, .left, .down, .right]
+        let base = turned[((angle % 4) + 4) % 4]
+        switch (mirror, base) {
+        case (nil, _): self = base
+        case (1, .up): self = .upMirrored
+        case (1, .down): self = .downMirrored
+        case (1, .left): self = .rightMirrored
+        case (1, .right): self = .leftMirrored
+        case (_, .up): self = .downMirrored
+        case (_, .down): self = .upMirrored
+        case (_, .left): self = .leftMirrored
+        default: self = .rightMirrored
+        }
+    }
+
+    /// The EXIF value (1...8).
+    public var exifValue: Int { rawValue }
+
     /// `true` when width and height swap on display (values 5 to 8).
     public var swapsDimensions: Bool { rawValue >= 5 }
 

@@ -17,6 +17,12 @@ CMS (relative colorimetric, no black-point compensation), as libvips' --export-p
 """
 import sys
 
+try:  # HEIF/HEIC through libheif, when pillow-heif is installed (make setup installs it)
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+except ImportError:
+    pass
+
 def pypng_rgba(path):
     """pypng's asDirect (palette and tRNS applied, raw samples), widened to RGBA 8-bit here:
     pypng's own asRGBA8 fails on this Python."""
@@ -65,7 +71,8 @@ def to_srgb(im, icc, has_alpha):
 def pillow(path, fit=None):
     from PIL import Image, ImageOps
     with Image.open(path) as im:
-        im.seek(0)
+        if im.format != "HEIF":  # pillow-heif opens the primary image, which need not be image 0
+            im.seek(0)
         icc = im.info.get("icc_profile")
         try:
             im = ImageOps.exif_transpose(im)

@@ -19,8 +19,15 @@ struct AnimationAssembler {
 
     /// Reduces the straight-RGBA canvas to the output size and keeps it as the next frame.
     mutating func add(canvas: UnsafePointer<UInt8>, milliseconds: Int) {
-        var image = Self.reduce(canvas, from: canvasSize, to: outputSize)
-        if opaque, let rgb = Self.droppingOpaqueAlpha(image) {
+        add(Self.reduce(canvas, from: canvasSize, to: outputSize), milliseconds: milliseconds)
+    }
+
+    /// Keeps a frame already at the output size (RGB or straight RGBA).
+    mutating func add(_ frame: Image, milliseconds: Int) {
+        var image = frame
+        if !image.pixelFormat.hasAlpha {
+            if !opaque { image = PixelConversion.converted(image, to: .rgba8) }
+        } else if opaque, let rgb = Self.droppingOpaqueAlpha(image) {
             image = rgb
         } else if opaque {
             opaque = false

@@ -19,6 +19,8 @@ public struct ImageInfo: Hashable, Sendable, Codable {
     /// The embedded colour profile's description, such as `Display P3`; `nil` when untagged.
     /// A profile without a description is named `ICC profile`.
     public var colorProfile: String?
+    /// Bits per sample as stored, where the format has several (AVIF, HEIC); `nil` otherwise.
+    public var bitDepth: Int?
     /// Whether decoding converts the pixels to sRGB through that profile by default
     /// (`false` when untagged, or when the profile is unusable and ignored).
     public var convertsToSRGB: Bool
@@ -32,6 +34,7 @@ public struct ImageInfo: Hashable, Sendable, Codable {
         self.hasAlpha = hasAlpha
         self.frameCount = frameCount
         self.loopCount = nil
+        self.bitDepth = nil
         self.colorProfile = nil
         self.convertsToSRGB = false
     }

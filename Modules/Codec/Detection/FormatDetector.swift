@@ -36,8 +36,8 @@ public enum FormatDetector {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
         }
-        guard [.jpeg, .png, .webp, .gif].contains(format) else {
-            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP and GIF")
+        guard [.jpeg, .png, .webp, .gif, .avif, .heic].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF and HEIC")
         }
         return format
     }

@@ -14,11 +14,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let png = ImageFormat(rawValue: "png")
     /// WebP (lossy, lossless, extended, animated).
     public static let webp = ImageFormat(rawValue: "webp")
-    /// GIF: recognised, not decoded.
+    /// GIF (stills and animations).
     public static let gif = ImageFormat(rawValue: "gif")
-    /// HEIC: recognised, not decoded.
+    /// HEIC and other HEIF files (decoded, not encoded).
     public static let heic = ImageFormat(rawValue: "heic")
-    /// AVIF: recognised, not decoded.
+    /// AVIF (stills and sequences).
     public static let avif = ImageFormat(rawValue: "avif")
 
     /// The MIME type, such as `image/jpeg`.

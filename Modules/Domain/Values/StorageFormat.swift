@@ -11,6 +11,9 @@ public enum StorageFormat: Hashable, Sendable {
     case jpeg(quality: Double)
     /// WebP at a quality in `0...1`, or lossless.
     case webp(quality: Double, lossless: Bool = false)
+    /// AVIF at a quality in `0...1`: the smallest files, the slowest to encode. Animations
+    /// are written as WebP (Osprey's AVIF encoder writes stills).
+    case avif(quality: Double)
 
     /// The encoding options this storage format picks for `image`.
     public func options(for image: Image) -> EncodingOptions {
@@ -20,6 +23,8 @@ public enum StorageFormat: Hashable, Sendable {
         case .png: EncodingOptions(format: .png)
         case .jpeg(let quality): EncodingOptions(format: .jpeg, quality: quality)
         case .webp(let quality, let lossless): EncodingOptions(format: .webp, quality: quality, lossless: lossless)
+        case .avif where image.animation != nil: EncodingOptions(format: .webp, quality: 0.8)
+        case .avif(let quality): EncodingOptions(format: .avif, quality: quality)
         }
     }
 }

@@ -1,0 +1,2 @@
+// libheif: HEIF/HEIC decoding (libde265).
+#include <libheif/heif.h>

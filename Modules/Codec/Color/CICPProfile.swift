@@ -1,0 +1,68 @@
+import CLCMS
+import Foundation
+
+/// An ICC profile for colour described by code points (CICP: H.273's primaries and transfer),
+/// as AVIF and HEIF `nclx` boxes and AV1 sequence headers give it, so that such colour goes
+/// through the same Little CMS path as an embedded profile.
+enum CICPProfile {
+    /// The profile for `primaries` and `transfer`, or `nil` when the colour is sRGB already
+    /// (BT.709 primaries with an SDR curve, or unspecified) or cannot be described: PQ and HLG
+    /// are HDR and would need tone mapping, which Osprey does not do (the pixels stay as stored).
+    static func iccData(primaries: Int, transfer: Int) -> Data? {
+        guard let curve = toneCurveParameters(transfer) else {
+            if transfer == 16 || transfer == 18 {
+                ColorManagement.logger.warning("HDR transfer (CICP \(transfer)) shown without tone mapping")
+            }
+            return nil
+        }
+        // BT.709 primaries with an SDR camera or display curve are shown as sRGB, as browsers do.
+        if [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) { return nil }
+        let white = whitePoint(primaries)
+        guard var rgb = chromaticities(primaries) else { return nil }
+        var parameters = curve.parameters
+        guard let tone = cmsBuildParametricToneCurve(nil, curve.type, &parameters) else { return nil }
+        defer { cmsFreeToneCurve(tone) }
+        var whiteXYY = cmsCIExyY(x: white.0, y: white.1, Y: 1)
+        var curves: [OpaquePointer?] = [tone, tone, tone]
+        guard let profile = cmsCreateRGBProfile(&whiteXYY, &rgb, &curves) else { return nil }
+        defer { cmsCloseProfile(profile) }
+        var length: UInt32 = 0
+        guard cmsSaveProfileToMem(profile, nil, &length) != 0, length > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { return nil }
+        return Data(bytes)
+    }
+
+    /// A short description such as `CICP 12/16/6`, for `osprey info`.
+    static func describe(primaries: Int, transfer: Int, matrix: Int) -> String { "CICP \(primaries)/\(transfer)/\(matrix)" }
+
+    private static func toneCurveParameters(_ transfer: Int) -> (type: Int32, parameters: [Double])? {
+        switch transfer {
+        // sRGB, unspecified, and the BT.709, BT.601 and BT.2020 camera curves, which are shown
+        // on sRGB's display curve as browsers show them (not inverted as an OETF).
+        case 13, 2, 1, 6, 14, 15: (4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+        case 4: (1, [2.2])
+        case 5: (1, [2.8])
+        case 8: (1, [1.0])
+        default: nil
+        }
+    }
+
+    private static func whitePoint(_ primaries: Int) -> (Double, Double) {
+        primaries == 11 ? (0.314, 0.351) : (0.3127, 0.3290)
+    }
+
+    private static func chromaticities(_ primaries: Int) -> cmsCIExyYTRIPLE? {
+        let xy: [(Double, Double)]
+        switch primaries {
+        case 1, 2: xy = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
+        case 5: xy = [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)]
+        case 6, 7: xy = [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]
+        case 9: xy = [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
+        case 11, 12: xy = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
+        default: return nil
+        }
+        return cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0].0, y: xy[0].1, Y: 1), Green: cmsCIExyY(x: xy[1].0, y: xy[1].1, Y: 1),
+                               Blue: cmsCIExyY(x: xy[2].0, y: xy[2].1, Y: 1))
+    }
+}
