@@ -32,6 +32,8 @@ let package = Package(
         fuzzTarget("FuzzWebP", []),
         fuzzTarget("FuzzGIF", []),
         fuzzTarget("FuzzAPNG", []),
+        fuzzTarget("FuzzAVIF", []),
+        fuzzTarget("FuzzHEIC", []),
         fuzzTarget("FuzzProfile", ["OspreyCodec", "OspreyDomain"]),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),

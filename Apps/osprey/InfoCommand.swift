@@ -43,7 +43,7 @@ struct InfoCommand: ParsableCommand {
             if let depth = info.bitDepth { print("bit depth: \(depth)") }
             if let loops = info.loopCount { print("loops: \(loops == 0 ? "forever" : "\(loops)")") }
             if let profile = info.colorProfile {
-                print("colour profile: \(profile) (\(info.convertsToSRGB ? "converted to sRGB" : "ignored: unusable"))")
+                print("colour profile: \(profile) (\(info.convertsToSRGB ? "converted to sRGB" : "not converted"))")
             } else {
                 print("colour profile: none (sRGB assumed)")
             }

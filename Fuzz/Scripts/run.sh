@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzProfile FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
 mkdir -p "$work/artifacts"
 
@@ -18,6 +18,8 @@ seeds() {
         FuzzWebP) echo "$corpus/webp" ;;
         FuzzGIF) echo "$corpus/gif" ;;
         FuzzAPNG) echo "$corpus/apng" ;;
+        FuzzAVIF) echo "$corpus/avif" ;;
+        FuzzHEIC) echo "$corpus/heic" ;;
         FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;

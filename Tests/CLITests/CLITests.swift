@@ -138,6 +138,32 @@ struct CodecCommandTests {
         }
     }
 
+    /// Truncated files, boxes whose sizes lie, and declared sizes that are huge or that the
+    /// coded image does not have: typed errors (or an image), never a crash, within 100 MB.
+    @Test func damagedAVIFAndHEICFilesGetTypedErrorsInLittleMemory() throws {
+        for name in ["avif/linku_fox.profile0.8bpc.yuv420.avif", "avif/libavif_sofa_grid1x5_420.avif", "heic/nuke_img_751.heic"] {
+            let original = try Data(contentsOf: Corpus.file(name))
+            var variants: [(String, Data, Int32?, String?)] = [
+                ("huge", CraftedImages.heif(original, declaringWidth: 60_000, height: 60_000), 65, "over the limit"),
+                ("small", CraftedImages.heif(original, declaringWidth: 64, height: 48), 65, nil),
+            ]
+            for fraction in [10, 50, 90] { variants.append(("cut\(fraction)", original.prefix(original.count * fraction / 100), 65, nil)) }
+            for box in ["meta", "iloc", "ipco", "ispe", "mdat"] {
+                variants.append(("\(box)-short", CraftedImages.heif(original, settingSizeOf: box, to: 9), nil, nil))
+                variants.append(("\(box)-long", CraftedImages.heif(original, settingSizeOf: box, to: 0x7FFF_FFF0), nil, nil))
+            }
+            for (variant, data, status, message) in variants {
+                let file = Self.folder.appendingPathComponent("damaged-\(variant).\(name.hasSuffix("heic") ? "heic" : "avif")")
+                try data.write(to: file)
+                let outcome = try ChildProcess.run(Self.osprey, ["convert", file.path, "--size", "200x200", "-o", Self.folder.appendingPathComponent("d.png").path])
+                #expect(outcome.status == 0 || outcome.status == 65, "\(name) \(variant): \(outcome.output)")
+                if let status { #expect(outcome.status == status, "\(name) \(variant): \(outcome.output)") }
+                if let message { #expect(outcome.output.contains(message), "\(name) \(variant): \(outcome.output)") }
+                #expect(outcome.peakMemory < 100_000_000 + Sanitizer.memoryOverhead, "\(name) \(variant): peak \(outcome.peakMemory) bytes")
+            }
+        }
+    }
+
     @Test func corruptFilesNeverCrashTheTool() throws {
         for name in ["pngsuite/xc1n0g08.png", "pngsuite/xlfn0g04.png", "jpeg/sharp/truncated.jpg", "jpeg/sharp/corrupt-header.jpg"] {
             let outcome = try ChildProcess.run(Self.osprey, ["convert", try Corpus.file(name).path, "-o", Self.folder.appendingPathComponent("c.png").path])

@@ -30,7 +30,7 @@ public struct AVIFDecoder: ImageDecoding {
         do {
             return try decode(data, options: options)
         } catch {
-            guard case .corrupt = error, let image = try? HEICDecoder(limits: limits).decode(.data(data), options: options) else { throw error }
+            guard Self.libavifCannotParse(error), let image = try? HEICDecoder(limits: limits).decode(.data(data), options: options) else { throw error }
             return image
         }
     }
@@ -62,10 +62,16 @@ public struct AVIFDecoder: ImageDecoding {
         do {
             return try info(data)
         } catch {
-            guard case .corrupt = error, var info = try? HEICDecoder(limits: limits).info(.data(data)) else { throw error }
+            guard Self.libavifCannotParse(error), var info = try? HEICDecoder(limits: limits).info(.data(data)) else { throw error }
             info.format = ImageFormat.avif.rawValue
             return info
         }
+    }
+
+    /// Whether `error` is libavif refusing the container (not a limit, nor a damaged frame).
+    private static func libavifCannotParse(_ error: ImageDecodingError) -> Bool {
+        guard case .corrupt(_, let detail) = error else { return false }
+        return detail.hasPrefix(String(cString: avifResultToString(AVIF_RESULT_BMFF_PARSE_FAILED)))
     }
 
     private func info(_ data: Data) throws(ImageDecodingError) -> ImageInfo {
@@ -120,8 +126,12 @@ struct AVIFSession: ~Copyable {
             decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixels, 16384 * 16384))
             do throws(ImageDecodingError) {
                 try check(avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), raw.count), decoder)
-                try check(avifDecoderParse(decoder), decoder)
+                try check(avifDecoderParse(decoder), decoder, limits: limits)
                 let header = try readHeader(decoder, limits: limits)
+                if let coded = AV1SequenceHeader.codedSize(in: [UInt8](raw.bindMemory(to: UInt8.self))),
+                   coded.width != header.size.width || coded.height != header.size.height {
+                    throw .corrupt(.avif, detail: "the container declares \(header.size) but the AV1 stream codes \(coded.width)x\(coded.height)")
+                }
                 return .success(try body(Self(decoder, header: header)))
             } catch {
                 return .failure(error)
@@ -217,11 +227,16 @@ struct AVIFSession: ~Copyable {
         return (sink.finish(), Int((decoder.pointee.imageTiming.duration * 1000).rounded()))
     }
 
-    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>) throws(ImageDecodingError) {
+    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits = .default) throws(ImageDecodingError) {
         guard result != AVIF_RESULT_OK else { return }
         let message = String(cString: avifResultToString(result))
         let detail = withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        // libavif refuses sizes over its limit while parsing ("dimensions are too large [WxH]").
+        if let size = detail.split(separator: "[").last?.split(separator: "]").first?.split(separator: "x"),
+           detail.contains("too large"), size.count == 2, let width = Int(size[0]), let height = Int(size[1]) {
+            throw .tooManyPixels(width: width, height: height, limit: limits.maxPixels)
         }
         throw .corrupt(.avif, detail: detail.isEmpty ? message : "\(message): \(detail)")
     }

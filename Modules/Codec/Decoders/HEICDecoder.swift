@@ -66,6 +66,8 @@ struct HEIFSession: ~Copyable {
         let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.heic, detail: "empty input")) }
             guard let context = heif_context_alloc() else { return .failure(.corrupt(.heic, detail: "out of memory")) }
+            // Sizes are Osprey's to refuse (DecodingLimits, from the handle before decoding).
+            heif_context_set_maximum_image_size_limit(context, 1 << 20)
             // An error's message belongs to the context: read it before the context goes.
             var error = heif_context_read_from_memory_without_copy(context, base, raw.count, nil)
             guard error.code == heif_error_Ok else {

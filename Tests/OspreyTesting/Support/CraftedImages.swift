@@ -60,6 +60,29 @@ public enum CraftedImages {
         return Data(bytes)
     }
 
+    /// A HEIF or AVIF file with every `ispe` box (the declared image size) rewritten.
+    public static func heif(_ data: Data, declaringWidth width: UInt32, height: UInt32) -> Data {
+        var bytes = [UInt8](data)
+        var start = 0
+        while let found = bytes[start...].firstRange(of: Array("ispe".utf8)) {
+            let at = found.upperBound + 4  // after the type, version and flags
+            guard at + 8 <= bytes.count else { break }
+            for (offset, value) in [(0, width), (4, height)] {
+                for i in 0..<4 { bytes[at + offset + i] = UInt8(value >> (24 - 8 * UInt32(i)) & 0xFF) }
+            }
+            start = found.upperBound
+        }
+        return Data(bytes)
+    }
+
+    /// `data` with the size field of the first box of `type` set to `size`.
+    public static func heif(_ data: Data, settingSizeOf type: String, to size: UInt32) -> Data {
+        var bytes = [UInt8](data)
+        guard let found = bytes.firstRange(of: Array(type.utf8)), found.lowerBound >= 4 else { return data }
+        for i in 0..<4 { bytes[found.lowerBound - 4 + i] = UInt8(size >> (24 - 8 * UInt32(i)) & 0xFF) }
+        return Data(bytes)
+    }
+
     /// `jpeg` with its frame header rewritten to claim `width`×`height`.
     public static func jpeg(from jpeg: Data, width: UInt16, height: UInt16) -> Data {
         var bytes = [UInt8](jpeg)
