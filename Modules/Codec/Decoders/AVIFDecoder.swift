@@ -89,7 +89,8 @@ public struct AVIFDecoder: ImageDecoding {
     }
 }
 
-/// One libavif decoder over bytes in memory, destroyed when the work is done.
+/// One libavif decoder over bytes in memory; ``with(_:limits:_:)`` destroys it when the work
+/// is done, whichever way it ends.
 struct AVIFSession: ~Copyable {
     /// What the container says about the image, read before any frame is decoded.
     struct Header {
@@ -111,13 +112,12 @@ struct AVIFSession: ~Copyable {
         self.header = header
     }
 
-    deinit { avifDecoderDestroy(decoder) }
-
     /// Runs `body` with a session on `data` once the container is parsed and within `limits`.
     static func with<T>(_ data: Data, limits: DecodingLimits, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.avif, detail: "empty input")) }
             guard let decoder = avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "out of memory")) }
+            defer { avifDecoderDestroy(decoder) }
             decoder.pointee.maxThreads = 2
             decoder.pointee.ignoreXMP = AVIF_TRUE
             // As browsers read AVIF: a box that bends the letter of the spec is not an error.
