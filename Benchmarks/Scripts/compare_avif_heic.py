@@ -12,9 +12,9 @@ Interleaved rounds, median wall time and peak resident memory (GNU time). Prints
 
 usage: compare_avif_heic.py OSPREY_BINARY WORK_DIR [ROUNDS]
 """
-import os, statistics, subprocess, sys
+import os, subprocess, sys
 
-from measure import run
+from measure import compare
 
 osprey, work = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
@@ -46,23 +46,4 @@ cases = {
     },
 }
 
-results = {}
-for round_index in range(rounds):
-    for case, commands in cases.items():
-        names = list(commands)
-        shift = round_index % len(names)
-        for name in names[shift:] + names[:shift]:
-            results.setdefault((case, name), []).append(run(commands[name]))
-
-print(f"| case ({rounds} rounds, median) | command | wall time | peak memory | Osprey ÷ peer, time | memory |")
-print("|---|---|---|---|---|---|")
-for case, commands in cases.items():
-    first = list(commands)[0]
-    t0 = statistics.median(r[0] for r in results[(case, first)])
-    m0 = statistics.median(r[1] for r in results[(case, first)])
-    for name in commands:
-        t = statistics.median(r[0] for r in results[(case, name)])
-        m = statistics.median(r[1] for r in results[(case, name)])
-        ratio = "—" if name == first else f"{t0 / t:.2f}×"
-        mratio = "—" if name == first else f"{m0 / m:.2f}×"
-        print(f"| {case} | {name} | {t * 1000:.0f} ms | {m / 1e6:.1f} MB | {ratio} | {mratio} |")
+compare(cases, rounds)

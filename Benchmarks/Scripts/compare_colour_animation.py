@@ -12,9 +12,9 @@ peak resident memory (GNU time). Prints a Markdown table.
 
 usage: compare_colour_animation.py OSPREY_BINARY WORK_DIR [ROUNDS]
 """
-import io, os, statistics, sys
+import io, os, sys
 
-from measure import run
+from measure import compare
 
 osprey, work = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
@@ -52,21 +52,4 @@ cases = {
     },
 }
 
-results = {}
-for round_index in range(rounds):
-    for case, commands in cases.items():
-        names = list(commands)
-        shift = round_index % len(names)
-        for name in names[shift:] + names[:shift]:
-            results.setdefault((case, name), []).append(run(commands[name]))
-
-print(f"| case ({rounds} rounds, median) | command | wall time | peak memory | first row ÷ this row, time | memory |")
-print("|---|---|---|---|---|---|")
-for case, commands in cases.items():
-    first = list(commands)[0]
-    t0 = statistics.median(r[0] for r in results[(case, first)])
-    m0 = statistics.median(r[1] for r in results[(case, first)])
-    for name in commands:
-        t = statistics.median(r[0] for r in results[(case, name)])
-        m = statistics.median(r[1] for r in results[(case, name)])
-        print(f"| {case} | {name} | {t * 1000:.0f} ms | {m / 1e6:.1f} MB | {t0 / t:.2f}× | {m0 / m:.2f}× |")
+compare(cases, rounds)

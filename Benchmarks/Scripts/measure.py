@@ -25,3 +25,29 @@ def run_output(argv):
         sys.exit(f"failed: {' '.join(argv)}: {proc.stderr.decode()[-500:]}")
     with open(_PEAK) as f:
         return wall, int(f.read().split()[-1]) * 1024, proc.stdout.decode()
+
+
+def compare(cases, rounds):
+    """Runs every command of every case once per round, the starting command rotating, and
+    prints a Markdown table of the medians: each case's first command against the others.
+
+    `cases` maps a case's name to {command name: argv}."""
+    import statistics
+    results = {}
+    for round_index in range(rounds):
+        for case, commands in cases.items():
+            names = list(commands)
+            shift = round_index % len(names)
+            for name in names[shift:] + names[:shift]:
+                results.setdefault((case, name), []).append(run(commands[name]))
+    print(f"| case ({rounds} rounds, median) | command | wall time | peak memory | first ÷ this, time | memory |")
+    print("|---|---|---|---|---|---|")
+    for case, commands in cases.items():
+        first = list(commands)[0]
+        t0 = statistics.median(r[0] for r in results[(case, first)])
+        m0 = statistics.median(r[1] for r in results[(case, first)])
+        for name in commands:
+            t = statistics.median(r[0] for r in results[(case, name)])
+            m = statistics.median(r[1] for r in results[(case, name)])
+            ratios = "— | —" if name == first else f"{t0 / t:.2f}× | {m0 / m:.2f}×"
+            print(f"| {case} | {name} | {t * 1000:.0f} ms | {m / 1e6:.1f} MB | {ratios} |")
