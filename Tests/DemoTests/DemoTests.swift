@@ -183,7 +183,7 @@ struct DemoTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0, "the README's examples failed:\n\(text)")
-        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png"] {
+        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png", "thumb.avif"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) written")
         }
         #expect(text.contains("\"tier\":\"network\"") && text.contains("\"completed\":2"))

@@ -94,4 +94,17 @@ struct ValueTypeTests {
         #expect(idle.isExpired(entry, now: clock.now))
         #expect(!ExpiryPolicy(.never).isExpired(entry, now: clock.now.addingTimeInterval(1e9)))
     }
+
+    @Test func storageFormatsPickAFormatThatKeepsWhatTheImageHas() throws {
+        let opaque = try Image(width: 2, height: 2, pixelFormat: .rgb8, pixels: [UInt8](repeating: 9, count: 12))
+        let alpha = try Image(width: 2, height: 2, pixelFormat: .rgba8, pixels: [UInt8](repeating: 9, count: 16))
+        let animated = Image(animation: ImageAnimation(frames: [.init(image: opaque, duration: .milliseconds(50)),
+                                                                 .init(image: opaque, duration: .milliseconds(50))], loopCount: 0))
+        #expect(StorageFormat.auto.options(for: opaque).format == .jpeg)
+        #expect(StorageFormat.auto.options(for: alpha).format == .png)
+        #expect(StorageFormat.auto.options(for: animated).format == .webp, "the one of the three that keeps frames")
+        #expect(StorageFormat.avif(quality: 0.6).options(for: opaque) == EncodingOptions(format: .avif, quality: 0.6))
+        #expect(StorageFormat.avif(quality: 0.6).options(for: animated).format == .webp)
+        #expect(animated.cost == 2 * opaque.cost)
+    }
 }
