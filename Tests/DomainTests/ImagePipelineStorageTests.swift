@@ -199,4 +199,16 @@ struct PrefetchAndBatchTests {
         let all = try await ImageBatchLoader(provider: h.pipeline).loadAll(urls.prefix(4).map { ImageRequest(url: $0) })
         #expect(all.count == 4)
     }
+
+    @Test func prefetchesThatEndAtOnceLeaveNothingBehind() async throws {
+        let h = PipelineHarness()
+        let prefetcher = ImagePrefetcher(pipeline: h.pipeline)
+        for _ in 0..<2_000 {
+            for await _ in prefetcher.prefetch([]) {}
+        }
+        // The task removes its entry after finishing the stream: give the last one a moment.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while prefetcher.activePrefetches > 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(prefetcher.activePrefetches == 0)
+    }
 }

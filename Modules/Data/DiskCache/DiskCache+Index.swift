@@ -220,11 +220,5 @@ struct KnownEntry: Sendable {
 
 extension CacheKey {
     /// A key read back from the index, where it is stored as ``stringValue``.
-    init(rawStored: String) {
-        if let hash = rawStored.firstIndex(of: "#") {
-            self.init(source: String(rawStored[..<hash]), variant: String(rawStored[rawStored.index(after: hash)...]))
-        } else {
-            self.init(source: rawStored)
-        }
-    }
+    init(rawStored: String) { self.init(stringValue: rawStored) }
 }

@@ -188,7 +188,8 @@ public final class DiskCache: DataCaching {
         try withIndex { state, db in
             var keys: [String] = [], files: [String] = []
             // The original's key is the source itself; a variant's is `source#variant`.
-            try db.query("SELECT key, file FROM entries WHERE key = ?1 OR substr(key, 1, length(?1) + 1) = ?1 || '#'", [.text(source)]) {
+            try db.query("SELECT key, file FROM entries WHERE key = ?1 OR substr(key, 1, length(?1) + 1) = ?1 || '#'",
+                         [.text(CacheKey.storedSource(source))]) {
                 keys.append($0.text(0) ?? "")
                 files.append($0.text(1) ?? "")
             }

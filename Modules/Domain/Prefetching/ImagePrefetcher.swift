@@ -62,15 +62,23 @@ public final class ImagePrefetcher: Sendable {
     public func prefetch(_ requests: [ImageRequest]) -> AsyncStream<Progress> {
         let (stream, continuation) = AsyncStream.makeStream(of: Progress.self, bufferingPolicy: .bufferingNewest(1))
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let task = Task(priority: priority.taskPriority) { [self] in
-            await run(requests, report: { continuation.yield($0) })
-            continuation.finish()
-            _ = running.withLock { $0.removeValue(forKey: id) }
+        // Recorded under the lock it is removed under, so a prefetch that ends at once cannot
+        // remove its entry before it is recorded and leave it behind.
+        let task = running.withLock { running in
+            let task = Task(priority: priority.taskPriority) { [self] in
+                await run(requests, report: { continuation.yield($0) })
+                continuation.finish()
+                _ = self.running.withLock { $0.removeValue(forKey: id) }
+            }
+            running[id] = task
+            return task
         }
-        running.withLock { $0[id] = task }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
+
+    /// Prefetches started and not yet finished (a test hook).
+    package var activePrefetches: Int { running.withLock { $0.count } }
 
     /// Cancels every prefetch in progress.
     public func cancel() {

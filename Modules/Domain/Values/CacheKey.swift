@@ -22,8 +22,34 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible, Comparable 
     /// `true` when the key names original bytes rather than a processed variant.
     public var isOriginal: Bool { variant.isEmpty }
 
-    /// One string holding both parts, `source` alone for an original.
-    public var stringValue: String { variant.isEmpty ? source : source + "#" + variant }
+    /// One string holding both parts, `source` alone for an original: `source#variant`.
+    ///
+    /// A source that holds `#` itself (a custom key, a file path) is written escaped, behind a
+    /// U+0001, so the first `#` always separates the parts and no two keys share a string. Every
+    /// other source is written as it is, so keys stored before stay valid.
+    public var stringValue: String {
+        let stored = Self.storedSource(source)
+        return variant.isEmpty ? stored : stored + "#" + variant
+    }
+
+    /// The key whose ``stringValue`` is `stringValue`.
+    public init(stringValue: String) {
+        let (stored, variant) = stringValue.firstIndex(of: "#").map {
+            (String(stringValue[..<$0]), String(stringValue[stringValue.index(after: $0)...]))
+        } ?? (stringValue, "")
+        self.init(source: Self.source(stored: stored), variant: variant)
+    }
+
+    /// How `source` is written in ``stringValue``: escaped only when it holds `#` or starts with U+0001.
+    public static func storedSource(_ source: String) -> String {
+        guard source.contains("#") || source.hasPrefix("\u{1}") else { return source }
+        return "\u{1}" + source.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "#", with: "%23")
+    }
+
+    private static func source(stored: String) -> String {
+        guard stored.hasPrefix("\u{1}") else { return stored }
+        return String(stored.dropFirst()).replacingOccurrences(of: "%23", with: "#").replacingOccurrences(of: "%25", with: "%")
+    }
 
     public var description: String { stringValue }
 

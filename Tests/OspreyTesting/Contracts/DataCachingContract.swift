@@ -13,7 +13,7 @@ public struct DataCachingContract: Sendable {
         case storedBytesAndMetadataReadBack, missReturnsNil, storeReplacesPreviousEntry, updateMetadataKeepsBytes,
              updateMetadataOfMissingKeyDoesNothing, removeRemovesOnlyThatKey, removeSourceRemovesEveryVariantOnly, removeAllEmptiesTheCache,
              usageCountsBytesAndEntries, sizeLimitIsNeverPassed, evictsLeastRecentlyUsed, readRefreshesRecency,
-             entryLargerThanLimitIsRefusedAndKeepsOthers, staysConsistentUnderConcurrentTasks
+             entryLargerThanLimitIsRefusedAndKeepsOthers, staysConsistentUnderConcurrentTasks, sourcesHoldingTheSeparatorStayApart
     }
 
     private let make: Factory
@@ -75,6 +75,22 @@ public struct DataCachingContract: Sendable {
             for key in keys { #expect(try await cache.cachedData(for: key) == nil, "\(key) removed") }
             for key in others { #expect(try await cache.cachedData(for: key) != nil, "\(key) kept") }
             #expect(try await cache.usage() == CacheUsage(cost: 3 * Self.entrySize, count: 3))
+        case .sourcesHoldingTheSeparatorStayApart:
+            // A custom key or a file path may hold "#", the separator of source and variant.
+            let cache = try await make(.max)
+            let plain = [CacheKey(source: "a"), CacheKey(source: "a", variant: "b")]
+            let hashed = [CacheKey(source: "a#b"), CacheKey(source: "a#b", variant: "v"), CacheKey(source: "/tmp/x#1.jpg")]
+            for (index, key) in (plain + hashed).enumerated() { try await cache.store(entry(seed: UInt64(index)), for: key) }
+            for (index, key) in (plain + hashed).enumerated() {
+                #expect(try await cache.cachedData(for: key)?.data == entry(seed: UInt64(index)).data, "\(key) reads its own bytes")
+            }
+            try await cache.removeData(forSource: "a")
+            for key in plain { #expect(try await cache.cachedData(for: key) == nil, "\(key) removed") }
+            for key in hashed { #expect(try await cache.cachedData(for: key) != nil, "\(key) kept") }
+            try await cache.removeData(forSource: "a#b")
+            #expect(try await cache.cachedData(for: hashed[0]) == nil)
+            #expect(try await cache.cachedData(for: hashed[1]) == nil)
+            #expect(try await cache.cachedData(for: hashed[2]) != nil)
         case .removeAllEmptiesTheCache:
             let cache = try await make(.max)
             for i in 0..<10 { try await cache.store(entry(), for: key(i)) }
