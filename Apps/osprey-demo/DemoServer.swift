@@ -52,10 +52,9 @@ final class DemoServer: Sendable {
         return router
     }
 
-    /// The request `/thumb` and the gallery make for one image: covering the size, then cropped.
+    /// The request `/thumb` and the gallery make for one image (a fill comes back exactly the size).
     static func thumbRequest(_ url: URL, size: PixelSize, mode: ContentMode) -> ImageRequest {
-        let processors: [any ImageProcessing] = mode == .fill ? [ImageProcessors.Resize(size: size, contentMode: .fill)] : []
-        return ImageRequest(url: url, targetSize: size, contentMode: mode, processors: processors)
+        ImageRequest(url: url, targetSize: size, contentMode: mode)
     }
 
     func record(_ tier: ImageResponse.Tier) {

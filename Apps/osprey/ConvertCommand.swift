@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OspreyCodec
 import OspreyDomain
-import OspreyPixels
 
 /// `osprey convert`: decode (at a target size), encode in the output's format.
 struct ConvertCommand: ParsableCommand {
@@ -55,21 +54,13 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let codec = ImageCodec()
-        var image: Image
+        let image: Image
         do {
             let frames: FrameSelection = Self.format(ofPath: output) == .webp && !firstFrame ? .all : .first
             image = try codec.decode(.file(path: input), options: DecodingOptions(
                 targetSize: size?.size, contentMode: mode, colorHandling: keepProfile ? .preserve : .convertToSRGB, frames: frames))
         } catch {
             throw ExitStatus.fail(error)
-        }
-        if mode == .fill, let target = size?.size {
-            let crop = PixelSize(width: min(target.width, image.width), height: min(target.height, image.height))
-            if let animation = image.animation {
-                image = Image(animation: animation.mapFrames { CentreCrop.crop($0, to: crop) })
-            } else {
-                image = CentreCrop.crop(image, to: crop)
-            }
         }
         let data: Data
         do {

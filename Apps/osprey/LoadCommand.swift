@@ -53,11 +53,9 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
-    /// The request for `url`: a fill covers the size and is then cropped to it exactly.
+    /// The request for `url` (a fill comes back exactly the size).
     static func request(_ url: URL, size: PixelSize?, mode: ContentMode, processors: [any ImageProcessing]) -> ImageRequest {
-        var steps = processors
-        if let size, mode == .fill { steps.insert(ImageProcessors.Resize(size: size, contentMode: .fill), at: 0) }
-        return ImageRequest(url: url, targetSize: size, contentMode: mode, processors: steps)
+        ImageRequest(url: url, targetSize: size, contentMode: mode, processors: processors)
     }
 
     func run() async throws {

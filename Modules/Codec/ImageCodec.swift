@@ -26,6 +26,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         try FormatDetector.decodableFormat(prefix)
     }
 
+    /// Decodes `input` at the options' target size: inside it for `fit`, exactly it for `fill`
+    /// (the covering size with its centre cropped), never larger than the original.
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         switch try detectFormat(of: InputReader.prefix(of: input)) {
         case .jpeg: try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decode(input, options: options)

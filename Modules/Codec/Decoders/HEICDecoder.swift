@@ -23,6 +23,11 @@ public struct HEICDecoder: ImageDecoding {
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        FillCrop.apply(try decodeScaled(input, options: options), options: options)
+    }
+
+    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
+    private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         return try HEIFSession.with(try InputReader.allBytes(of: input)) { session throws(ImageDecodingError) in
             let size = session.size

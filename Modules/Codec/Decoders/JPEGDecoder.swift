@@ -28,6 +28,11 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        FillCrop.apply(try decodeScaled(input, options: options), options: options)
+    }
+
+    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
+    private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         return try JPEGSession.with(input) { session throws(ImageDecodingError) in
             session.acceptTruncation(acceptsTruncatedFiles)

@@ -21,6 +21,11 @@ public struct PNGDecoder: ImageDecoding {
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        FillCrop.apply(try decodeScaled(input, options: options), options: options)
+    }
+
+    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
+    private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         if options.frames == .all, let animation = try decodeAnimation(input, options: options) { return animation }
         return try PNGSession.with(input) { session throws(ImageDecodingError) in

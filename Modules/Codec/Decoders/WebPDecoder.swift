@@ -21,6 +21,11 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        FillCrop.apply(try decodeScaled(input, options: options), options: options)
+    }
+
+    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
+    private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         let data = try InputReader.allBytes(of: input)
         let features = try Self.features(of: data, limits: limits)

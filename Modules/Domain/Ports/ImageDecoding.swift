@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Decoding is synchronous CPU work; callers run it off any coordinating actor.
 public protocol ImageDecoding: Sendable {
-    /// Decodes `input`. With a target size, the result is at most that size
-    /// (``DecodingOptions/outputSize(for:)``) and never larger than the original.
+    /// Decodes `input`. With a target size, the result is ``DecodingOptions/resultSize(for:)``:
+    /// inside the target for `fit`, exactly the target for `fill`, never larger than the original.
     /// - Throws: ``ImageDecodingError``.
     func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image
 

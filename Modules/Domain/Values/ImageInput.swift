@@ -29,10 +29,20 @@ public struct DecodingOptions: Hashable, Sendable {
         self.frames = frames
     }
 
-    /// The size an image of `original` size is decoded at under these options.
+    /// The size an image of `original` size is scaled to under these options: inside the
+    /// target for `fit`, covering it for `fill`; never larger than the original.
     public func outputSize(for original: PixelSize) -> PixelSize {
         guard let targetSize else { return original }
         return original.scaled(toFit: targetSize, mode: contentMode)
+    }
+
+    /// The size a decoder returns for an image of `original` size: ``outputSize(for:)`` for
+    /// `fit`; for `fill`, exactly the target (the covering size with its centre cropped),
+    /// or less on a side where the original is smaller.
+    public func resultSize(for original: PixelSize) -> PixelSize {
+        let scaled = outputSize(for: original)
+        guard contentMode == .fill, let targetSize else { return scaled }
+        return PixelSize(width: min(scaled.width, targetSize.width), height: min(scaled.height, targetSize.height))
     }
 }
 

@@ -88,7 +88,7 @@ public struct ImageDecodingContract: Sendable {
                     for mode in ContentMode.allCases {
                         let options = DecodingOptions(targetSize: target, contentMode: mode)
                         let image = try decoder.decode(sample.input, options: options)
-                        let expected = options.outputSize(for: sample.size)
+                        let expected = options.resultSize(for: sample.size)
                         #expect(abs(image.width - expected.width) <= 1 && abs(image.height - expected.height) <= 1,
                                 "\(sample) at \(target) \(mode): got \(image.size), expected \(expected)")
                         #expect(image.width <= sample.size.width && image.height <= sample.size.height, "never upscaled")

@@ -6,7 +6,7 @@ import OspreyDomain
 ///
 /// The format: the magic `OSPF`, width and height as 32-bit big-endian integers, one
 /// pixel-format byte (the index in ``PixelFormat/allCases``), then tightly packed pixels.
-/// Decoding at a target size samples the nearest pixel.
+/// Decoding at a target size samples the nearest pixel (and keeps the centre for `fill`).
 public struct FakeImageCodec: ImageDecoding, ImageEncoding {
     /// The format name this codec reports.
     public static let format = ImageFormat(rawValue: "ospf")
@@ -49,13 +49,16 @@ public struct FakeImageCodec: ImageDecoding, ImageEncoding {
         guard width > 0, height > 0, bytes.count == Self.headerSize + rowBytes * height else {
             throw .corrupt(Self.format, detail: "expected \(width)x\(height) pixels, found \(bytes.count - Self.headerSize) bytes")
         }
-        let out = options.outputSize(for: PixelSize(width: width, height: height))
+        // Scaled to cover for fill, then the centre kept, as the real decoders do.
+        let scaled = options.outputSize(for: PixelSize(width: width, height: height))
+        let out = options.resultSize(for: PixelSize(width: width, height: height))
+        let (offsetX, offsetY) = ((scaled.width - out.width) / 2, (scaled.height - out.height) / 2)
         let bpp = pixelFormat.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: out.area * bpp)
         for y in 0..<out.height {
-            let sy = y * height / out.height
+            let sy = (y + offsetY) * height / scaled.height
             for x in 0..<out.width {
-                let sx = x * width / out.width
+                let sx = (x + offsetX) * width / scaled.width
                 let src = Self.headerSize + sy * rowBytes + sx * bpp
                 let dst = (y * out.width + x) * bpp
                 pixels[dst..<dst + bpp] = bytes[src..<src + bpp]

@@ -1,0 +1,33 @@
+import Foundation
+import OspreyCodec
+import OspreyDomain
+import OspreyPixels
+import OspreyTesting
+import Testing
+
+extension CPUBoundCodecTests {
+    /// `fill` gives exactly the target size, as Nuke's and Kingfisher's users expect.
+    @Suite("Content modes")
+    struct ContentModeTests {
+        @Test func fillIsExactlyTheTargetForStillsAndEveryFrame() throws {
+            let target = PixelSize(width: 200, height: 200)
+            for name in ["photos/craft-beer.jpg", "exif-orientation/Portrait_6.jpg", "icc/nuke_image-p3.jpg", "gif/nuke_cat.gif"] {
+                let file = try Corpus.file(name)
+                let options = DecodingOptions(targetSize: target, contentMode: .fill, colorHandling: .preserve, frames: .all)
+                let image = try CodecTestSupport.codec.decode(.file(path: file.path), options: options)
+                #expect(image.size == target, "\(name): \(image.size)")
+                #expect(AnimationTests.frames(image).allSatisfy { $0.image.size == target }, "\(name)")
+                let fit = try CodecTestSupport.codec.decode(.file(path: file.path), options: DecodingOptions(targetSize: target))
+                #expect(fit.width <= 200 && fit.height <= 200 && (fit.width == 200 || fit.height == 200), "\(name): fit \(fit.size)")
+            }
+            // The crop keeps the profile a preserving request carries.
+            let p3 = try CodecTestSupport.codec.decode(.file(path: Corpus.file("icc/nuke_image-p3.jpg").path),
+                                                       options: DecodingOptions(targetSize: target, contentMode: .fill, colorHandling: .preserve))
+            #expect(p3.colorProfile != nil)
+            // Never enlarged: a 32×32 image filled to 200×200 stays 32×32.
+            let small = try CodecTestSupport.codec.decode(.file(path: Corpus.file("pngsuite/basn2c08.png").path),
+                                                          options: DecodingOptions(targetSize: target, contentMode: .fill))
+            #expect(small.size == PixelSize(width: 32, height: 32))
+        }
+    }
+}
