@@ -19,8 +19,13 @@ extension ImageProcessors {
             self.crop = crop
         }
 
+        /// A side no image reaches, for a resize that constrains only the other side.
+        static let unbounded = 1 << 30
+
         public var identifier: String {
-            "resize(\(size),\(contentMode.rawValue)\(contentMode == .fill && !crop ? ",nocrop" : ""))"
+            if size.height == Self.unbounded { return "resize(w=\(size.width))" }
+            if size.width == Self.unbounded { return "resize(h=\(size.height))" }
+            return "resize(\(size),\(contentMode.rawValue)\(contentMode == .fill && !crop ? ",nocrop" : ""))"
         }
 
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {

@@ -5,8 +5,7 @@ import OspreyDomain
 ///
 /// ```swift
 /// let request = ImageRequest(url: url, targetSize: PixelSize(width: 200, height: 200),
-///                            processors: [ImageProcessors.GaussianBlur(radius: 4),
-///                                         ImageProcessors.RoundedCorners(radius: 12)])
+///                            processors: [.blur(radius: 4), .roundedCorners(radius: 12)])
 /// ```
 ///
 /// Processors take any pixel format; those that add transparency (rounded corners,

@@ -44,6 +44,20 @@ struct ResizeAndCropTests {
         #expect(uncropped.size == PixelSize(width: 200, height: 100))
     }
 
+    @Test func staticMembersBuildTheSameProcessorsAsNukeSpellsThem() throws {
+        let processors: [any ImageProcessing] = [.resize(width: 200), .roundedCorners(radius: 12), .blur(radius: 2)]
+        #expect(processors.map(\.identifier) == ["resize(w=200)", ImageProcessors.RoundedCorners(radius: 12).identifier,
+                                                  ImageProcessors.GaussianBlur(radius: 2).identifier])
+        let wide = try ImageProcessors.Resize.resize(width: 100).process(Self.halves)
+        #expect(wide.size == PixelSize(width: 100, height: 50), "the height follows the aspect ratio")
+        let tall = try ImageProcessors.Resize.resize(height: 50).process(Self.halves)
+        #expect(tall.size == PixelSize(width: 100, height: 50))
+        let listed: [any ImageProcessing] = [.circle, .grayscale, .tint(RGBAColor(red: 1, green: 2, blue: 3)), .crop(x: 0, y: 0, width: 2, height: 2),
+                                             .colorOverlay(RGBAColor(red: 0, green: 0, blue: 0)), .resize(size: PixelSize(width: 9, height: 9), contentMode: .fill),
+                                             .composition([.grayscale, .blur(radius: 1)]), .resize(height: 30)]
+        #expect(Set(listed.map(\.identifier)).count == listed.count, "each names itself apart")
+    }
+
     @Test func neverUpscales() throws {
         let small = Pixels.solid(50, 40, [1, 2, 3, 255])
         #expect(try ImageProcessors.Resize(size: PixelSize(width: 200, height: 200)).process(small) == small)
