@@ -11,6 +11,8 @@ PIP_PACKAGES := pypng Pillow pillow-heif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PORT ?= 8080
+# The public test images, beside the checkout unless OSPREY_CORPUS names them.
+CORPUS ?= $(or $(OSPREY_CORPUS),$(CURDIR)/../shared/corpus)
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
@@ -47,6 +49,9 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	$(SWIFT) build -c release --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
+	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
+	$(SWIFT) build --package-path Examples/QuickStart
+	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
 	@# The soak and the demo fleet (three instances sharing Redis) run after the suite: their
 	@# load on both cores would starve the suite's time bounds. Neither has a time bound itself.
 	OSPREY_SOAK=1 OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter 'SoakTests|Fleet'
@@ -100,4 +105,4 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet
 
 clean: ## Remove build output
-	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build Benchmarks/.build-static
+	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build Benchmarks/.build-static Examples/QuickStart/.build

@@ -146,7 +146,7 @@ let package = Package(
         .target(
             name: "Osprey",
             dependencies: ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache",
-                           "OspreyDiskCache", "OspreyNetwork", "OspreyRedisCache", logging],
+                           "OspreyDiskCache", "OspreyNetwork", logging],
             path: "Modules/Osprey",
             swiftSettings: swiftSettings
         ),
@@ -162,7 +162,7 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-demo",
-            dependencies: ["Osprey", hummingbird, argumentParser],
+            dependencies: ["Osprey", "OspreyRedisCache", hummingbird, argumentParser],
             path: "Apps/osprey-demo",
             swiftSettings: swiftSettings
         ),

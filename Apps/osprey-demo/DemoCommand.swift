@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Osprey
+import OspreyRedisCache
 
 /// `osprey-demo`: the gallery, served to a browser, with the demo's own image origin.
 @main
@@ -61,7 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
                                                 memoryLimit: memoryLimitMB * 1_000_000)
         configuration.network.maxRedirects = 0  // a redirect could lead anywhere: never followed
         if let shared = sharedCache ?? Self.environment("OSPREY_DEMO_SHARED_CACHE") {
-            configuration.sharedCache = try RedisDataCache.Configuration(url: shared)
+            configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
         }
         let parts = try configuration.makeParts()
         let allowed = [origin.baseURL] + allowOrigin.compactMap { URL(string: $0) }

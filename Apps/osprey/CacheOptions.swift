@@ -3,6 +3,7 @@ import Foundation
 import OspreyDiskCache
 import OspreyMemoryCache
 import Osprey
+import OspreyRedisCache
 
 /// The options every command that touches the caches takes.
 struct CacheOptions: ParsableArguments {
@@ -42,7 +43,7 @@ struct CacheOptions: ParsableArguments {
         configuration.network.maxConcurrentTransfers = maxConcurrentTransfers
         if let sharedCache {
             do {
-                configuration.sharedCache = try RedisDataCache.Configuration(url: sharedCache)
+                configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: sharedCache), logger: configuration.logger)
             } catch {
                 ExitStatus.printError("\(error)")
                 throw ExitStatus.usage

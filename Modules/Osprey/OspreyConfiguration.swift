@@ -5,16 +5,16 @@ import OspreyDiskCache
 import OspreyDomain
 import OspreyMemoryCache
 import OspreyNetwork
-import OspreyRedisCache
 
 /// Everything a ready pipeline needs, with defaults a Kingfisher or Nuke user would expect:
 /// a memory cache (the lesser of 512 MB and 20% of memory), a 256 MB disk cache in the XDG
-/// cache folder, the libcurl loader (6 transfers at once) and the JPEG, PNG and WebP codecs.
+/// cache folder, the libcurl loader (6 transfers at once) and every codec.
+/// `ImagePipeline.Configuration.default` is this with its defaults.
 ///
 /// ```swift
 /// import Osprey
 ///
-/// let pipeline = try OspreyConfiguration().makePipeline()
+/// let pipeline = ImagePipeline(configuration: OspreyConfiguration(diskLimit: 1_000_000_000).pipelineConfiguration)
 /// let response = try await pipeline.image(for: ImageRequest(url: url, targetSize: PixelSize(width: 200, height: 200)))
 /// ```
 public struct OspreyConfiguration: Sendable {
@@ -35,10 +35,10 @@ public struct OspreyConfiguration: Sendable {
     public var decodingLimits: DecodingLimits
     /// Decodes and processing runs at once (default: one per core).
     public var maxConcurrentDecodes: Int
-    /// A cache the machines of a fleet share, behind the disk cache (default: none). With it,
-    /// the data cache is a `TieredDataCache`: disk, then Redis, then the network; responses
-    /// from it report the `shared` tier.
-    public var sharedCache: RedisDataCache.Configuration?
+    /// A cache the machines of a fleet share, behind the disk cache (default: none), such as
+    /// `OspreyRedisCache`'s `RedisDataCache`. With it, the data cache is a `TieredDataCache`:
+    /// disk, then the shared cache, then the network; responses from it report the `shared` tier.
+    public var sharedCache: (any DataCaching)?
     /// Where the pipeline reports problems it works around.
     public var logger: Logger
 
@@ -52,7 +52,7 @@ public struct OspreyConfiguration: Sendable {
         network: CurlDataLoader.Configuration = CurlDataLoader.Configuration(),
         decodingLimits: DecodingLimits = .default,
         maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-        sharedCache: RedisDataCache.Configuration? = nil,
+        sharedCache: (any DataCaching)? = nil,
         logger: Logger = Logger(label: "osprey")
     ) {
         self.cacheDirectory = cacheDirectory
@@ -67,6 +67,19 @@ public struct OspreyConfiguration: Sendable {
         self.logger = logger
     }
 
+    /// The pipeline configuration: the parts built. A disk cache that cannot be opened is
+    /// logged and left out, so building never fails.
+    public var pipelineConfiguration: ImagePipeline.Configuration {
+        let disk: DiskCache?
+        do {
+            disk = try cacheDirectory.map { try DiskCache(configuration: .init(directory: $0, sizeLimit: diskLimit)) }
+        } catch {
+            logger.error("the disk cache cannot be opened, so the pipeline runs without it: \(error)")
+            disk = nil
+        }
+        return configuration(disk: disk)
+    }
+
     /// Builds the parts and a pipeline over them.
     /// - Throws: `DataCacheError` when the disk cache cannot be opened.
     public func makePipeline() throws -> ImagePipeline {
@@ -74,21 +87,25 @@ public struct OspreyConfiguration: Sendable {
     }
 
     /// Builds the parts and a pipeline, and returns the caches too (for statistics and clearing).
+    /// - Throws: `DataCacheError` when the disk cache cannot be opened.
     public func makeParts() throws -> (pipeline: ImagePipeline, memory: MemoryCache?, disk: DiskCache?) {
-        let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
         let disk = try cacheDirectory.map { try DiskCache(configuration: .init(directory: $0, sizeLimit: diskLimit)) }
+        let configuration = configuration(disk: disk)
+        return (ImagePipeline(configuration: configuration), configuration.imageCache as? MemoryCache, disk)
+    }
+
+    private func configuration(disk: DiskCache?) -> ImagePipeline.Configuration {
+        let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
         let codec = ImageCodec(limits: decodingLimits)
         var dataCache: (any DataCaching)? = disk
         if let sharedCache {
-            let shared = RedisDataCache(configuration: sharedCache, logger: logger)
-            dataCache = disk.map { TieredDataCache(local: $0, shared: shared, logger: logger) } ?? shared
+            dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache
         }
-        let pipeline = ImagePipeline(configuration: .init(
+        return ImagePipeline.Configuration(
             dataLoader: CurlDataLoader(configuration: network), decoder: codec, imageCache: memory, dataCache: dataCache,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger
-        ))
-        return (pipeline, memory, disk)
+        )
     }
 }

@@ -127,4 +127,21 @@ struct ImagePipelineTierTests {
         #expect(try await h.disk.containsData(for: CacheKey(source: "avatar:42")))
         #expect(h.memory.image(for: CacheKey(source: "avatar:42")) != nil)
     }
+
+    @Test func theCacheIsReachedByRequestThroughThePipelinesKeys() async throws {
+        let h = PipelineHarness()
+        let small = h.request(PixelSize(width: 10, height: 10)), large = h.request(PixelSize(width: 20, height: 20))
+        _ = try await h.pipeline.image(for: small)
+        _ = try await h.pipeline.image(for: large)
+        #expect(h.pipeline.cache.cachedImage(for: small) != nil && h.pipeline.cache.cachedImage(for: large) != nil)
+        #expect(await h.pipeline.cache.containsData(for: small))
+        try await h.pipeline.cache.removeCachedImage(for: small)
+        #expect(h.pipeline.cache.cachedImage(for: small) == nil, "that variant left memory")
+        #expect(h.pipeline.cache.cachedImage(for: large) != nil, "another variant stays")
+        #expect(await !h.pipeline.cache.containsData(for: small), "and its bytes left the disk")
+        _ = try await h.pipeline.image(for: large)
+        try await h.pipeline.cache.removeAll(disk: false)
+        #expect(h.pipeline.cache.cachedImage(for: large) == nil)
+        #expect(h.memory.usage.count == 0)
+    }
 }

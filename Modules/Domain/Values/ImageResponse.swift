@@ -7,6 +7,11 @@ public struct ImageResponse: Sendable {
     /// The time from the call to its answer.
     public let duration: Duration
 
+    /// ``duration`` in milliseconds, for printing: `print(response.milliseconds)`.
+    public var milliseconds: Double {
+        Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+
     /// Creates a response.
     public init(image: Image, tier: Tier, duration: Duration) {
         self.image = image
