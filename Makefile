@@ -49,6 +49,9 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	$(SWIFT) build -c release --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
+	@# No internals in any module's public API (the symbol graphs hold public symbols only).
+	$(SWIFT) package dump-symbol-graph >/dev/null
+	python3 Tests/Scripts/check_public_symbols.py .build/$$(uname -m)-unknown-linux-gnu/symbolgraph
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
@@ -78,6 +81,8 @@ test-asan: setup ## The test suite and the soak under AddressSanitizer and LeakS
 		--filter SoakTests
 
 fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
+	@# A stale build manifest would miss source files added to the root package since.
+	rm -f Fuzz/.build/release.yaml
 	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
 

@@ -9,13 +9,13 @@ import OspreyDomain
 ///
 /// Alpha is handled premultiplied while averaging, so transparent pixels do not bleed their
 /// colour; the result is not premultiplied.
-public struct Downsampler {
+package struct Downsampler {
     /// The size of the rows fed in.
-    public let sourceSize: PixelSize
+    package let sourceSize: PixelSize
     /// The size ``finish()`` returns.
-    public let outputSize: PixelSize
+    package let outputSize: PixelSize
     /// The layout of the rows fed in and of the result.
-    public let pixelFormat: PixelFormat
+    package let pixelFormat: PixelFormat
 
     private let factorX: Int
     private let factorY: Int
@@ -27,7 +27,7 @@ public struct Downsampler {
     private var reducedRow = 0
 
     /// Creates a downsampler from `sourceSize` rows to `outputSize`.
-    public init(sourceSize: PixelSize, outputSize: PixelSize, pixelFormat: PixelFormat) {
+    package init(sourceSize: PixelSize, outputSize: PixelSize, pixelFormat: PixelFormat) {
         self.sourceSize = sourceSize
         self.outputSize = outputSize
         self.pixelFormat = pixelFormat
@@ -39,13 +39,13 @@ public struct Downsampler {
     }
 
     /// The size the image is averaged down to before the final resample.
-    public var intermediateSize: PixelSize { reducedSize }
+    package var intermediateSize: PixelSize { reducedSize }
 
     /// How many source rows have been fed so far.
-    public var rowsConsumed: Int { rowsSeen }
+    package var rowsConsumed: Int { rowsSeen }
 
     /// Feeds `count` source rows that start at `rows`, `stride` bytes apart.
-    public mutating func consume(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
+    package mutating func consume(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
         let bpp = pixelFormat.bytesPerPixel
         let rowBytes = sourceSize.width * bpp
         let count = min(count, sourceSize.height - rowsSeen)
@@ -68,7 +68,7 @@ public struct Downsampler {
     }
 
     /// The finished image at ``outputSize``. Rows never fed are left black.
-    public func finish() -> Image {
+    package func finish() -> Image {
         let intermediate = try! Image(width: reducedSize.width, height: reducedSize.height, pixelFormat: pixelFormat, pixels: reduced)
         return intermediate.size == outputSize ? intermediate : Resampler.resize(intermediate, to: outputSize)
     }

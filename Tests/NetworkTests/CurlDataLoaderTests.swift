@@ -1,6 +1,6 @@
 import Foundation
 import OspreyDomain
-@testable import OspreyNetwork
+@_spi(Parsing) @testable import OspreyNetwork
 import OspreyTesting
 import Testing
 

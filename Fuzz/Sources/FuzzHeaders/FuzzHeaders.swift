@@ -3,7 +3,7 @@
 import Foundation
 import FuzzSupport
 import OspreyDomain
-import OspreyNetwork
+@_spi(Parsing) import OspreyNetwork
 
 @_cdecl("FuzzHeaders_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

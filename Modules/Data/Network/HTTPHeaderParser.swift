@@ -3,7 +3,7 @@ import OspreyDomain
 
 /// Parses the response headers Osprey acts on: `Cache-Control`, `Expires`, `Retry-After`.
 /// Lenient by design: anything malformed is ignored rather than trusted.
-public enum HTTPHeaderParser {
+@_spi(Parsing) public enum HTTPHeaderParser {
     /// Freshness from `Cache-Control` (`no-store`, `no-cache`, `max-age`) and `Expires`.
     public static func freshness(cacheControl: String?, expires: String?) -> HTTPFreshness {
         var freshness = HTTPFreshness()

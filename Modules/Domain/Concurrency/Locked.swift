@@ -12,19 +12,19 @@ import Foundation
 /// let hits = Locked(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// Guards `value` from now on.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with the lock held and the value lent to it for changing.
     ///
     /// Keep `body` short and never await or call back into code that could take the same lock.
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         lock.lock()

@@ -68,7 +68,7 @@ public final class ImagePipeline: ImageProviding {
     }
 
     /// How many callers wait on the load `request` would join (for tests and diagnostics).
-    public func waitingCallers(for request: ImageRequest) async -> Int {
+    package func waitingCallers(for request: ImageRequest) async -> Int {
         await imageLoads.waiterCount(for: ImageLoadKey(keys: keys(for: request), request: request, storage: storage(for: request)))
     }
 
@@ -76,7 +76,7 @@ public final class ImagePipeline: ImageProviding {
     func storage(for request: ImageRequest) -> DiskStoragePolicy { request.diskStorage ?? configuration.diskStorage }
 
     /// How many shared image loads and shared downloads this pipeline has started.
-    public func startedLoads() async -> (images: Int, downloads: Int) {
+    package func startedLoads() async -> (images: Int, downloads: Int) {
         (await imageLoads.startedCount, await dataLoads.startedCount)
     }
 }
