@@ -101,6 +101,7 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	@# The download clients twice: as built above (Swift's runtime and Foundation loaded as shared
 	@# libraries), and with them linked in (--static-swift-stdlib, as Swift servers are deployed).
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
+	python3 Benchmarks/Scripts/compare_fetch_file.py .build/release/osprey $(BENCH_WORK)/fetchfile $(BENCH_ROUNDS)
 	rm -f Benchmarks/.build-static/release.yaml
 	for client in FetchOsprey FetchURLSession FetchAHC FetchLibcurlC FetchRawSocket; do \
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done

@@ -29,26 +29,35 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("not a URL: \(url)") }
         let reporter = ProgressReporter()
+        // Streamed to a temporary file beside the output and renamed into place when whole, so
+        // memory stays flat whatever the size and an interrupted fetch leaves no half file.
+        let destination = URL(fileURLWithPath: output)
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).part")
+        // A download has no size limit and no overall timeout of its own, as curl's; a stall still ends it.
+        let loader = CurlDataLoader(configuration: CurlDataLoader.Configuration(transferTimeout: 86_400, maxResponseSize: 1 << 50))
         let response: DataResponse
         do {
-            response = try await CurlDataLoader().loadData(for: DataRequest(url: target)) { reporter.report($0) }
+            response = try await loader.download(DataRequest(url: target), toFile: partial.path) { reporter.report($0) }
+            guard rename(partial.path, destination.path) == 0 else { throw CurlDataLoader.WriteError(reason: String(cString: strerror(errno))) }
         } catch let error as DataLoadingError {
             reporter.finish()
+            try? FileManager.default.removeItem(at: partial)
             ExitStatus.printError(error.description)
             if case .unsupportedScheme = error { throw ExitStatus.usage }
             throw ExitStatus.unavailable
-        }
-        reporter.finish()
-        do {
-            try response.data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            ExitStatus.printError("cannot write \(output): \(error.localizedDescription)")
+            reporter.finish()
+            try? FileManager.default.removeItem(at: partial)
+            ExitStatus.printError("cannot write \(output): \(error)")
             throw ExitStatus.cannotCreate
         }
-        FileHandle.standardError.write(Data("\(response.data.count) bytes from \(response.metadata.url.absoluteString) to \(output)\n".utf8))
+        reporter.finish()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.intValue ?? 0
+        FileHandle.standardError.write(Data("\(bytes) bytes from \(response.metadata.url.absoluteString) to \(output)\n".utf8))
         if json {
             print(try CacheJSON.encode(FetchReport(url: url, finalURL: response.metadata.url.absoluteString,
-                                                   status: response.metadata.statusCode, bytes: response.data.count, output: output)))
+                                                   status: response.metadata.statusCode, bytes: bytes, output: output)))
         }
     }
 }

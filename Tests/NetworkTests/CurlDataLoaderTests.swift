@@ -54,6 +54,29 @@ struct CurlDataLoaderTests {
         #expect(h.server.requests.last?.headers["if-none-match"] == nil && h.server.requests.last?.headers["if-modified-since"] == nil)
     }
 
+    @Test func aDownloadGoesStraightToItsFileAndARetryStartsItAgain() async throws {
+        let h = try NetworkHarness()
+        let big = DataCachingContract.bytes(20_000_000, seed: 8)
+        h.server.serve("big.bin", big)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-download-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("big.bin").path
+        let response = try await h.loader.download(DataRequest(url: h.server.url("/files/big.bin")), toFile: file)
+        #expect(response.data.isEmpty && response.metadata.statusCode == 200)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == big)
+        // Two 503s, then the file: the retries leave exactly one copy of the body.
+        _ = try await h.loader.download(DataRequest(url: h.server.url("/flaky/2/503/files/photo.jpg")), toFile: file)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == NetworkHarness.body)
+        // A file that cannot be written is the disk's error, not the server's.
+        await #expect(throws: CurlDataLoader.WriteError.self) {
+            try await h.loader.download(DataRequest(url: h.server.url("/files/photo.jpg")), toFile: "/dev/full")
+        }
+        await #expect(throws: CurlDataLoader.WriteError.self) {
+            try await h.loader.download(DataRequest(url: h.server.url("/files/photo.jpg")), toFile: "/nonexistent/x.bin")
+        }
+    }
+
     @Test func redirectsAreFollowedUpToFiveAndLoopsRefused() async throws {
         let h = try NetworkHarness()
         #expect(try await h.load("/redirect/5/files/photo.jpg").data == NetworkHarness.body)

@@ -34,6 +34,31 @@ public final class CurlDataLoader: DataLoading {
     public var executor: any TaskExecutor { engine }
 
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+        try await perform(request, sink: nil, progress: progress)
+    }
+
+    /// Downloads `request`'s body straight into the file at `path` (created or truncated), as
+    /// curl does, so memory does not grow with the body. The response's `data` is empty; a
+    /// retry starts the file again.
+    /// - Throws: `DataLoadingError`, or ``WriteError`` when the file cannot be written.
+    public func download(_ request: DataRequest, toFile path: String,
+                         progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }) async throws -> DataResponse {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        return try await perform(request, sink: fd, progress: progress)
+    }
+
+    /// A body that could not be written to its file.
+    public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The system's reason, such as `No space left on device`.
+        public let reason: String
+        /// Creates the error.
+        public init(reason: String) { self.reason = reason }
+        public var description: String { "cannot write the body: \(reason)" }
+    }
+
+    private func perform(_ request: DataRequest, sink: Int32?, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         var request = request
         configuration.requestModifier(&request)
         let url = request.url.absoluteString
@@ -43,7 +68,12 @@ public final class CurlDataLoader: DataLoading {
         var attempt = 0
         while true {
             do {
-                return try await engine.perform(request, progress: progress)
+                if let sink, attempt > 0 {  // a retry writes the body from the start
+                    guard ftruncate(sink, 0) == 0, lseek(sink, 0, SEEK_SET) == 0 else {
+                        throw WriteError(reason: String(cString: strerror(errno)))
+                    }
+                }
+                return try await engine.perform(request, sink: sink, progress: progress)
             } catch let failure as AttemptFailure {
                 guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
                     throw failure.error

@@ -15,7 +15,11 @@ struct CurlCompletion: @unchecked Sendable {  // CURLcode is a plain C enum
     /// The header lines of the last response, raw, as libcurl delivered them.
     let headerBlock: [UInt8]
     let body: Data
+    /// Body bytes received: `body.count`, or what was written to the transfer's sink.
+    let bodyLength: Int
     let expectedLength: Int64?
     let overLimit: Bool
     let limit: Int64
+    /// The errno of a failed write to the transfer's sink, 0 when none failed.
+    let writeFailure: Int32
 }

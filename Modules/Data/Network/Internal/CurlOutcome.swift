@@ -16,6 +16,9 @@ struct CurlOutcome {
             .failure(AttemptFailure(error: error, retryAfter: retryAfter))
         }
         if completion.overLimit { return failure(.responseTooLarge(limit: completion.limit, url: url)) }
+        if completion.writeFailure != 0 {  // the disk's failure, not the server's: not retried
+            return .failure(CurlDataLoader.WriteError(reason: String(cString: strerror(completion.writeFailure))))
+        }
         let status = completion.status
         switch completion.code {
         case CURLE_OK:
@@ -27,11 +30,11 @@ struct CurlOutcome {
             guard (200..<300).contains(status) else { return failure(.httpStatus(status, url: url)) }
             return .success(DataResponse(data: completion.body, metadata: metadata))
         case CURLE_PARTIAL_FILE:
-            return failure(.truncated(received: Int64(completion.body.count), expected: completion.expectedLength ?? -1, url: url))
+            return failure(.truncated(received: Int64(completion.bodyLength), expected: completion.expectedLength ?? -1, url: url))
         case CURLE_OPERATION_TIMEDOUT:
             let message = completion.errorMessage.lowercased()
             if message.contains("too slow") { return failure(.timedOut(.stall, url: url)) }
-            if message.contains("connect") || status == 0 && completion.body.isEmpty && headers.isEmpty {
+            if message.contains("connect") || status == 0 && completion.bodyLength == 0 && headers.isEmpty {
                 return failure(.timedOut(.connect, url: url))
             }
             return failure(.timedOut(.transfer, url: url))

@@ -17,6 +17,12 @@ final class Transfer: @unchecked Sendable {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     let body: BodyBuffer
+    /// A file descriptor the body is written to as it arrives, instead of `body`.
+    let sink: Int32?
+    /// Body bytes received (in `body`, or written to `sink`).
+    var bodyLength = 0
+    /// The errno of a failed write to `sink`, 0 while none failed.
+    var writeFailure: Int32 = 0
     /// The raw header lines of the latest response block, read on the caller's task.
     var headerBlock: [UInt8] = []
     var expectedLength: Int64?
@@ -32,7 +38,9 @@ final class Transfer: @unchecked Sendable {
     var receivedAtLastCheck = 0
     var lastActivity = ContinuousClock.now
 
-    init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool) {
+    init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
+         sink: Int32? = nil) {
+        self.sink = sink
         self.request = request
         urlString = request.url.absoluteString
         isHTTPS = request.url.scheme?.lowercased() == "https"
@@ -75,19 +83,39 @@ final class Transfer: @unchecked Sendable {
             overLimit = true
             return false
         }
-        if length <= limit { body.reserve(Int(length)) }  // one block, not a doubling series
+        if length <= limit && sink == nil { body.reserve(Int(length)) }  // one block, not a doubling series
         return true
     }
 
-    /// Body bytes: appended within the limit, with progress.
+    /// Body bytes: appended (or written to the sink) within the limit, with progress.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         received &+= bytes.count
-        guard Int64(body.count + bytes.count) <= limit else {
+        guard Int64(bodyLength + bytes.count) <= limit else {
             overLimit = true
             return false
         }
-        body.append(bytes)
-        progress(TransferProgress(completed: Int64(body.count), expected: expectedLength))
+        if let sink {
+            guard Self.write(bytes, to: sink, failure: &writeFailure) else { return false }
+        } else {
+            body.append(bytes)
+        }
+        bodyLength += bytes.count
+        progress(TransferProgress(completed: Int64(bodyLength), expected: expectedLength))
+        return true
+    }
+
+    /// Writes all of `bytes` to `fd`; `false` with the errno in `failure` when it cannot.
+    private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, failure: inout Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return false
+            }
+            offset += written
+        }
         return true
     }
 }

@@ -23,7 +23,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         var wakePending = false
     }
 
-    private let configuration: CurlDataLoader.Configuration
+    let configuration: CurlDataLoader.Configuration
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     // The loop thread's own state:
@@ -37,21 +37,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
     private let buffers: BodyBufferPool
     /// The header list of a request that sets no headers of its own: the default lines.
     /// Built once and shared; freed when the loop ends, after every handle that used it.
-    private let defaultHeaders: UnsafeMutablePointer<curl_slist>?
-
-    /// The content codings libcurl is asked to decode (`CURLOPT_ACCEPT_ENCODING`).
-    static let acceptedEncodings = "gzip, deflate"
-
-    /// Lines sent with every request, each unless the request sets that header itself.
-    /// Prepared header lines rather than CURLOPT_USERAGENT and libcurl's own Accept-Encoding
-    /// line: libcurl formats those anew for every request, about 6,500 instructions each; a
-    /// prepared line costs less than half (callgrind, 300 transfers). libcurl still decodes
-    /// the body, because `CURLOPT_ACCEPT_ENCODING` stays set; it only skips its own line when
-    /// the list has one.
-    static let defaultHeaderLines: [(name: String, line: String)] = [
-        ("user-agent", "User-Agent: Osprey/0.1 libcurl"),
-        ("accept-encoding", "Accept-Encoding: \(acceptedEncodings)"),
-    ]
+    let defaultHeaders: UnsafeMutablePointer<curl_slist>?
 
     init(configuration: CurlDataLoader.Configuration) {
         self.configuration = configuration
@@ -81,8 +67,11 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         if post({ $0.stopping = true }) && !onLoop { stopped.wait() }
     }
 
-    func perform(_ request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers)
+    /// Runs `request`; with a `sink` (an open file descriptor) the body is written there as
+    /// it arrives instead of kept in memory, and the response's `data` is empty.
+    func perform(_ request: DataRequest, sink: Int32? = nil,
+                 progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -271,65 +260,6 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         transfer.headerList = nil
     }
 
-    /// A handle with the options every transfer shares; `configure` sets the rest.
-    private func newHandle() -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else { return nil }
-        osp_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        // Redirects: followed up to the limit, never from https down to http (per transfer).
-        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        osp_curl_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
-        osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, Self.acceptedEncodings)
-        osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        // 100 KB, as the curl tool uses: fewer callbacks and reads than the 16 KB default, and
-        // under glibc's 128 KB mmap threshold. libcurl allocates this buffer for each transfer;
-        // at 256 KB every transfer mapped fresh pages (a quarter of the loop's page faults).
-        osp_curl_setopt_long(easy, CURLOPT_BUFFERSIZE, 100 * 1024)
-        osp_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
-        osp_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.transferTimeout * 1000))
-        osp_curl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseSize))
-        if let authorities = configuration.certificateAuthorities { osp_curl_setopt_string(easy, CURLOPT_CAINFO, authorities) }
-        osp_curl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-            return transfer.receiveBody(bytes) ? size * count : 0
-        }
-        osp_curl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
-        }
-        return easy
-    }
-
-    /// The options that differ between transfers, each set every time (a kept handle still
-    /// holds the previous transfer's).
-    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
-        let request = transfer.request
-        osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
-        osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
-        osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
-        var headers = request.headers
-        if let validators = request.validators {
-            if let etag = validators.etag { headers["If-None-Match"] = etag }
-            if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
-        }
-        if headers.isEmpty {
-            osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, defaultHeaders.map { UnsafeMutableRawPointer($0) })
-        } else {
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
-            }
-            let own = Set(headers.keys.lazy.map { $0.lowercased() })
-            for header in Self.defaultHeaderLines where !own.contains(header.name) {
-                transfer.headerList = curl_slist_append(transfer.headerList, header.line)
-            }
-            osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList.map { UnsafeMutableRawPointer($0) })
-        }
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        osp_curl_setopt_pointer(easy, CURLOPT_PRIVATE, context)
-        osp_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        osp_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-    }
-
     private func complete(_ transfer: Transfer, code: CURLcode) {
         guard let easy = transfer.easy else { return }
         var status = 0
@@ -342,8 +272,9 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
             code: code, status: status,
             effectiveURL: effective.flatMap { url in transfer.urlString.withCString { strcmp(url, $0) } == 0 ? nil : String(cString: url) },
             redirectURL: redirect.map { String(cString: $0) }, errorMessage: transfer.errorMessage,
-            headerBlock: transfer.headerBlock, body: transfer.body.takeData(), expectedLength: transfer.expectedLength,
-            overLimit: transfer.overLimit, limit: transfer.limit
+            headerBlock: transfer.headerBlock, body: transfer.body.takeData(), bodyLength: transfer.bodyLength,
+            expectedLength: transfer.expectedLength, overLimit: transfer.overLimit, limit: transfer.limit,
+            writeFailure: transfer.writeFailure
         )
         release(transfer)
         deliver(transfer, .success(completion))
