@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// A size such as `64MB`, `512KB`, `1.5GB`, `2GiB` or `1000` (bytes). KB, MB and GB are
 /// powers of 1000; KiB, MiB and GiB powers of 1024.
@@ -13,5 +14,3 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable {
         bytes = Int(value * scale)
     }
 }
-
-import Foundation

@@ -61,12 +61,3 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// `osprey fetch --json`'s report.
-struct FetchReport: Codable {
-    let url: String
-    let finalURL: String
-    let status: Int
-    let bytes: Int
-    let output: String
-}

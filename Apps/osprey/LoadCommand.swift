@@ -104,23 +104,3 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// One loaded image, as `osprey load --json` prints it.
-struct LoadLine: Codable {
-    let url: String
-    let tier: String
-    let width: Int
-    let height: Int
-    let ms: Double
-}
-
-/// A provider that calls back after each image, for progress.
-struct CountingProvider: ImageProviding {
-    let pipeline: ImagePipeline
-    let onFinish: @Sendable () -> Void
-
-    func image(for request: ImageRequest) async throws -> ImageResponse {
-        defer { onFinish() }
-        return try await pipeline.image(for: request)
-    }
-}

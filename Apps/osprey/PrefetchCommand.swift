@@ -60,11 +60,3 @@ struct PrefetchCommand: AsyncParsableCommand {
         if summary.failed > 0 { throw ExitStatus.unavailable }
     }
 }
-
-/// `osprey prefetch`'s summary.
-struct PrefetchSummary: Codable {
-    let completed: Int
-    let failed: Int
-    let skipped: Int
-    let total: Int
-}

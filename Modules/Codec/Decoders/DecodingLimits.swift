@@ -1,3 +1,5 @@
+import OspreyDomain
+
 /// Limits checked from an image's header before any pixel memory is allocated, so that a
 /// decompression bomb gets a typed error instead of an allocation.
 public struct DecodingLimits: Hashable, Sendable {
@@ -39,8 +41,6 @@ public struct DecodingLimits: Hashable, Sendable {
         }
     }
 }
-
-import OspreyDomain
 
 extension ImageFormat {
     /// A placeholder for messages about data whose format is not known yet.

@@ -96,9 +96,3 @@ public final class CurlDataLoader: DataLoading {
         }
     }
 }
-
-/// One attempt's failure, with what the server said about retrying.
-struct AttemptFailure: Error {
-    let error: DataLoadingError
-    let retryAfter: TimeInterval?
-}

@@ -226,18 +226,3 @@ extension ImagePipeline {
         return result
     }
 }
-
-/// What a download produced: new bytes, or "not modified" for a conditional request.
-struct SourceFetch: Sendable {
-    let data: Data
-    let metadata: CachedDataMetadata
-    let notModified: Bool
-    let noStore: Bool
-}
-
-/// An entry found in the disk cache for a request.
-struct DiskEntry: Sendable {
-    let key: CacheKey
-    let cached: CachedData
-    let isProcessed: Bool
-}

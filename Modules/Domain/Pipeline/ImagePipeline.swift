@@ -80,30 +80,3 @@ public final class ImagePipeline: ImageProviding {
         (await imageLoads.startedCount, await dataLoads.startedCount)
     }
 }
-
-/// A processed image and the tier it came from, shared by coalesced callers.
-struct LoadedImage: Sendable {
-    let image: Image
-    let tier: ImageResponse.Tier
-}
-
-/// Requests coalesce when they want the same image under the same cache options.
-struct ImageLoadKey: Hashable, Sendable {
-    let key: CacheKey
-    let options: ImageRequest.Options.RawValue
-    let storage: DiskStoragePolicy
-
-    init(keys: (image: CacheKey, data: CacheKey), request: ImageRequest, storage: DiskStoragePolicy) {
-        key = keys.image
-        options = request.options.rawValue
-        self.storage = storage
-    }
-}
-
-/// Downloads coalesce per source, per whether the bytes go to the disk cache, and per the
-/// validators of a conditional request.
-struct DataLoadKey: Hashable, Sendable {
-    let key: CacheKey
-    let storesToDisk: Bool
-    let validators: HTTPValidators?
-}

@@ -8,10 +8,3 @@ public protocol Clock: Sendable {
     /// Now.
     var now: Date { get }
 }
-
-/// The system's wall clock.
-public struct SystemClock: Clock {
-    /// Creates the system clock.
-    public init() {}
-    public var now: Date { Date() }
-}

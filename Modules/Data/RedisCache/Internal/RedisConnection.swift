@@ -63,21 +63,3 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 }
-
-/// One argument of a Redis command: text or bytes.
-struct RedisArgument: ExpressibleByStringLiteral, Sendable {
-    let bytes: Data
-
-    init(_ data: Data) { bytes = data }
-    init(_ text: String) { bytes = Data(text.utf8) }
-    init(_ number: Int) { bytes = Data(String(number).utf8) }
-    init(stringLiteral value: String) { self.init(value) }
-}
-
-/// Why a Redis command did not run.
-enum RedisFailure: Error, Sendable {
-    /// Redis could not be reached, or the connection broke or timed out.
-    case unreachable(String)
-    /// Redis answered with an error.
-    case refused(String)
-}

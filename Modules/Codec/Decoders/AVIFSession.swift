@@ -1,0 +1,157 @@
+import CAVIF
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// One libavif decoder over bytes in memory; ``with(_:limits:_:)`` destroys it when the work
+/// is done, whichever way it ends.
+struct AVIFSession: ~Copyable {
+    /// What the container says about the image, read before any frame is decoded.
+    struct Header {
+        var size: PixelSize            // as stored (`ispe`), before `clap` and `irot`
+        var crop: (x: Int, y: Int, size: PixelSize)
+        var orientation: Orientation
+        var depth: Int
+        var hasAlpha: Bool
+        var frameCount: Int
+        var profile: ColorProfile?     // embedded ICC, or one made from CICP code points
+        var cicp: String
+    }
+
+    private let decoder: UnsafeMutablePointer<avifDecoder>
+    let header: Header
+
+    private init(_ decoder: UnsafeMutablePointer<avifDecoder>, header: Header) {
+        self.decoder = decoder
+        self.header = header
+    }
+
+    /// Runs `body` with a session on `data` once the container is parsed and within `limits`.
+    static func with<T>(_ data: Data, limits: DecodingLimits, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.avif, detail: "empty input")) }
+            guard let decoder = avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "out of memory")) }
+            defer { avifDecoderDestroy(decoder) }
+            decoder.pointee.maxThreads = 2
+            decoder.pointee.ignoreXMP = AVIF_TRUE
+            // As browsers read AVIF: a box that bends the letter of the spec is not an error.
+            decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
+            // libavif refuses a limit above its own default (16384 × 16384 pixels).
+            decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixels, 16384 * 16384))
+            do throws(ImageDecodingError) {
+                try check(avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), raw.count), decoder)
+                try check(avifDecoderParse(decoder), decoder, limits: limits)
+                let header = try readHeader(decoder, limits: limits)
+                if let coded = AV1SequenceHeader.codedSize(in: [UInt8](raw.bindMemory(to: UInt8.self))),
+                   coded.width != header.size.width || coded.height != header.size.height {
+                    throw .corrupt(.avif, detail: "the container declares \(header.size) but the AV1 stream codes \(coded.width)x\(coded.height)")
+                }
+                return .success(try body(Self(decoder, header: header)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func readHeader(_ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits) throws(ImageDecodingError) -> Header {
+        let image = decoder.pointee.image.pointee
+        let size = PixelSize(width: Int(image.width), height: Int(image.height))
+        try limits.check(width: size.width, height: size.height)
+        var crop = (x: 0, y: 0, size: size)
+        if image.transformFlags & AVIF_TRANSFORM_CLAP.rawValue != 0 {
+            var rect = avifCropRect()
+            var diagnostics = avifDiagnostics()
+            var clap = image.clap
+            if avifCropRectConvertCleanApertureBox(&rect, &clap, image.width, image.height, image.yuvFormat, &diagnostics) != 0 {
+                crop = (Int(rect.x), Int(rect.y), PixelSize(width: Int(rect.width), height: Int(rect.height)))
+            } else if let rounded = cropRect(clap, size: size, subsampled: image.yuvFormat != AVIF_PIXEL_FORMAT_YUV444) {
+                crop = rounded
+            } else {
+                ColorManagement.logger.warning("ignoring an AVIF clean aperture that does not fit the image")
+            }
+        }
+        let angle = image.transformFlags & AVIF_TRANSFORM_IROT.rawValue != 0 ? Int(image.irot.angle) : 0
+        let mirror: Int? = image.transformFlags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.imir.mode) : nil
+        var profile: ColorProfile?
+        if image.icc.size > 0, let bytes = image.icc.data {
+            profile = ColorProfile(data: Data(bytes: bytes, count: image.icc.size))
+        } else if let icc = CICPProfile.iccData(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics)) {
+            profile = ColorProfile(data: icc, name: CICPProfile.describe(primaries: Int(image.colorPrimaries),
+                                                                         transfer: Int(image.transferCharacteristics),
+                                                                         matrix: Int(image.matrixCoefficients)))
+        }
+        return Header(size: size, crop: crop, orientation: Orientation(irotAngle: angle, imirMode: mirror), depth: Int(image.depth),
+                      hasAlpha: decoder.pointee.alphaPresent != 0, frameCount: max(1, Int(decoder.pointee.imageCount)), profile: profile,
+                      cicp: CICPProfile.describe(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics),
+                                                 matrix: Int(image.matrixCoefficients)))
+    }
+
+    /// The clean aperture of a `clap` box libavif finds off the pixel grid (an offset of half a
+    /// pixel): its size as the box says, its corner rounded down to the chroma grid.
+    private static func cropRect(_ clap: avifCleanApertureBox, size: PixelSize, subsampled: Bool) -> (x: Int, y: Int, size: PixelSize)? {
+        func value(_ n: UInt32, _ d: UInt32, signed: Bool = false) -> Double? {
+            guard d != 0 else { return nil }
+            return signed ? Double(Int32(bitPattern: n)) / Double(d) : Double(n) / Double(d)
+        }
+        guard let width = value(clap.widthN, clap.widthD), let height = value(clap.heightN, clap.heightD),
+              let offsetX = value(clap.horizOffN, clap.horizOffD, signed: true), let offsetY = value(clap.vertOffN, clap.vertOffD, signed: true),
+              width >= 1, height >= 1 else { return nil }
+        let grid = subsampled ? 2 : 1
+        let x = Int(((Double(size.width) - width) / 2 + offsetX).rounded(.down)) / grid * grid
+        let y = Int(((Double(size.height) - height) / 2 + offsetY).rounded(.down)) / grid * grid
+        let crop = PixelSize(width: Int(width), height: Int(height))
+        guard x >= 0, y >= 0, x + crop.width <= size.width, y + crop.height <= size.height else { return nil }
+        return (x, y, crop)
+    }
+
+    /// The next frame at `output` (stored orientation, cropped) and its duration, or `nil` at the end.
+    func nextFrame(output: PixelSize) throws(ImageDecodingError) -> (Image, Int)? {
+        let status = avifDecoderNextImage(decoder)
+        if status == AVIF_RESULT_NO_IMAGES_REMAINING { return nil }
+        try Self.check(status, decoder)
+        let image = decoder.pointee.image!
+        guard Int(image.pointee.width) == header.size.width, Int(image.pointee.height) == header.size.height else {
+            throw .corrupt(.avif, detail: "the container declares \(header.size) but the frame is \(image.pointee.width)x\(image.pointee.height)")
+        }
+        let format: PixelFormat = header.hasAlpha ? .rgba8 : .rgb8
+        let (crop, channels) = (header.crop, format.bytesPerPixel)
+        var sink = Downsampler(sourceSize: crop.size, outputSize: output, pixelFormat: format)
+        let stripRows = 64
+        var strip = [UInt8](repeating: 0, count: crop.size.width * channels * stripRows)
+        var row = 0
+        while row < crop.size.height {
+            let rows = min(stripRows, crop.size.height - row)
+            var view = avifImage()
+            var rect = avifCropRect(x: UInt32(crop.x), y: UInt32(crop.y + row), width: UInt32(crop.size.width), height: UInt32(rows))
+            try Self.check(avifImageSetViewRect(&view, image, &rect), decoder)
+            var rgb = avifRGBImage()
+            avifRGBImageSetDefaults(&rgb, &view)
+            rgb.depth = 8
+            rgb.format = header.hasAlpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
+            rgb.rowBytes = UInt32(crop.size.width * channels)
+            let status = strip.withUnsafeMutableBufferPointer { buffer in
+                rgb.pixels = buffer.baseAddress
+                return avifImageYUVToRGB(&view, &rgb)
+            }
+            try Self.check(status, decoder)
+            strip.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: rows, stride: crop.size.width * channels) }
+            row += rows
+        }
+        return (sink.finish(), Int((decoder.pointee.imageTiming.duration * 1000).rounded()))
+    }
+
+    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits = .default) throws(ImageDecodingError) {
+        guard result != AVIF_RESULT_OK else { return }
+        let message = String(cString: avifResultToString(result))
+        let detail = withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        // libavif refuses sizes over its limit while parsing ("dimensions are too large [WxH]").
+        if let size = detail.split(separator: "[").last?.split(separator: "]").first?.split(separator: "x"),
+           detail.contains("too large"), size.count == 2, let width = Int(size[0]), let height = Int(size[1]) {
+            throw .tooManyPixels(width: width, height: height, limit: limits.maxPixels)
+        }
+        throw .corrupt(.avif, detail: detail.isEmpty ? message : "\(message): \(detail)")
+    }
+}

@@ -1,0 +1,104 @@
+import CHEIF
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// A libheif context and its primary image handle over bytes in memory, freed when done.
+struct HEIFSession: ~Copyable {
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+
+    private init(context: OpaquePointer, handle: OpaquePointer) {
+        self.context = context
+        self.handle = handle
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+
+    /// Runs `body` with the primary image of `data`; the bytes stay pinned throughout.
+    static func with<T>(_ data: Data, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.heic, detail: "empty input")) }
+            guard let context = heif_context_alloc() else { return .failure(.corrupt(.heic, detail: "out of memory")) }
+            // Sizes are Osprey's to refuse (DecodingLimits, from the handle before decoding).
+            heif_context_set_maximum_image_size_limit(context, 1 << 20)
+            // An error's message belongs to the context: read it before the context goes.
+            var error = heif_context_read_from_memory_without_copy(context, base, raw.count, nil)
+            guard error.code == heif_error_Ok else {
+                defer { heif_context_free(context) }
+                return .failure(failure(error))
+            }
+            var handle: OpaquePointer?
+            error = heif_context_get_primary_image_handle(context, &handle)
+            guard error.code == heif_error_Ok, let handle else {
+                defer { heif_context_free(context) }
+                return .failure(failure(error))
+            }
+            do throws(ImageDecodingError) { return .success(try body(Self(context: context, handle: handle))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// The primary image's size as displayed (after its transforms).
+    var size: PixelSize { PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle))) }
+    var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
+    var bitDepth: Int { Int(heif_image_handle_get_luma_bits_per_pixel(handle)) }
+
+    /// The embedded ICC profile, or one made from the `nclx` code points.
+    var profile: ColorProfile? {
+        switch heif_image_handle_get_color_profile_type(handle) {
+        case heif_color_profile_type_prof, heif_color_profile_type_rICC:
+            let length = heif_image_handle_get_raw_color_profile_size(handle)
+            guard length > 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: length)
+            guard heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok else { return nil }
+            return ColorProfile(data: Data(bytes))
+        default:
+            guard let nclx = nclx, let icc = CICPProfile.iccData(primaries: nclx.primaries, transfer: nclx.transfer) else { return nil }
+            return ColorProfile(data: icc, name: cicp)
+        }
+    }
+
+    var cicp: String? { nclx.map { CICPProfile.describe(primaries: $0.primaries, transfer: $0.transfer, matrix: $0.matrix) } }
+
+    private var nclx: (primaries: Int, transfer: Int, matrix: Int)? {
+        var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile else { return nil }
+        defer { heif_nclx_color_profile_free(profile) }
+        return (Int(profile.pointee.color_primaries.rawValue), Int(profile.pointee.transfer_characteristics.rawValue),
+                Int(profile.pointee.matrix_coefficients.rawValue))
+    }
+
+    /// Decodes the primary image to 8-bit RGB or RGBA and reduces it to `output`.
+    func decode(output: PixelSize) throws(ImageDecodingError) -> Image {
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        var image: OpaquePointer?
+        let alpha = hasAlpha
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        guard error.code == heif_error_Ok, let image else { throw Self.failure(error) }
+        defer { heif_image_release(image) }
+        let decoded = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
+                                height: Int(heif_image_get_height(image, heif_channel_interleaved)))
+        guard decoded == size else { throw .corrupt(.heic, detail: "the container declares \(size) but the image is \(decoded)") }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .corrupt(.heic, detail: "no pixels")
+        }
+        var sink = Downsampler(sourceSize: decoded, outputSize: output, pixelFormat: alpha ? .rgba8 : .rgb8)
+        sink.consume(plane, count: decoded.height, stride: Int(stride))
+        return sink.finish()
+    }
+
+    private static func failure(_ error: heif_error) -> ImageDecodingError {
+        let message = error.message.map { String(cString: $0) } ?? "unreadable data"
+        if error.code == heif_error_Unsupported_feature {
+            return .unsupportedFormat(.heic, detail: message)
+        }
+        return .corrupt(.heic, detail: message)
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Requests coalesce when they want the same image under the same cache options.
+struct ImageLoadKey: Hashable, Sendable {
+    let key: CacheKey
+    let options: ImageRequest.Options.RawValue
+    let storage: DiskStoragePolicy
+
+    init(keys: (image: CacheKey, data: CacheKey), request: ImageRequest, storage: DiskStoragePolicy) {
+        key = keys.image
+        options = request.options.rawValue
+        self.storage = storage
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+/// A processed image and the tier it came from, shared by coalesced callers.
+struct LoadedImage: Sendable {
+    let image: Image
+    let tier: ImageResponse.Tier
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How to decode: the size that will be shown and how to fit it.
+public struct DecodingOptions: Hashable, Sendable {
+    /// The size that will be shown; `nil` decodes at full size. Never upscales.
+    public var targetSize: PixelSize?
+    /// How the image is scaled to ``targetSize``.
+    public var contentMode: ContentMode
+    /// Whether pixels are converted to sRGB through an embedded profile or kept as stored.
+    public var colorHandling: ColorHandling
+    /// The first frame of an animation, or every frame.
+    public var frames: FrameSelection
+
+    /// Creates options.
+    public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,
+                colorHandling: ColorHandling = .convertToSRGB, frames: FrameSelection = .first) {
+        self.targetSize = targetSize
+        self.contentMode = contentMode
+        self.colorHandling = colorHandling
+        self.frames = frames
+    }
+
+    /// The size an image of `original` size is scaled to under these options: inside the
+    /// target for `fit`, covering it for `fill`; never larger than the original.
+    public func outputSize(for original: PixelSize) -> PixelSize {
+        guard let targetSize else { return original }
+        return original.scaled(toFit: targetSize, mode: contentMode)
+    }
+
+    /// The size a decoder returns for an image of `original` size: ``outputSize(for:)`` for
+    /// `fit`; for `fill`, exactly the target (the covering size with its centre cropped),
+    /// or less on a side where the original is smaller.
+    public func resultSize(for original: PixelSize) -> PixelSize {
+        let scaled = outputSize(for: original)
+        guard contentMode == .fill, let targetSize else { return scaled }
+        return PixelSize(width: min(scaled.width, targetSize.width), height: min(scaled.height, targetSize.height))
+    }
+}
