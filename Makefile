@@ -22,7 +22,7 @@ BENCH_ROUNDS ?= 7
 FUZZ_SECONDS ?= 60
 
 # Every module with a DocC catalog; `make docs` builds each, warnings counted as errors.
-DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork
+DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork OspreyRedisCache
 DOCS_OUT ?= .build/docs
 
 help: ## List the targets
