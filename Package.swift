@@ -212,13 +212,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "DiskCacheCrashHelper", "osprey"],
+            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "DiskCacheCrashHelper"],
             path: "Tests/DiskCacheTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "NetworkTests",
-            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "osprey"],
+            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting"],
             path: "Tests/NetworkTests",
             swiftSettings: swiftSettings
         ),
@@ -254,7 +254,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["osprey", "OspreyTesting"],
+            dependencies: ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting"],
             path: "Tests/CLITests",
             swiftSettings: swiftSettings
         ),

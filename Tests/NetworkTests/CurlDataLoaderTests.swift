@@ -481,35 +481,3 @@ struct HTTPHeaderParserTests {
         }
     }
 }
-
-@Suite("osprey fetch")
-struct FetchCommandTests {
-    static var osprey: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osprey").path
-    }
-
-    @Test func fetchWritesTheBytesAsTheyAreWithPlainProgressLines() async throws {
-        let h = try NetworkHarness()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID()).bin").path
-        let outcome = try ChildProcess.run(Self.osprey, ["fetch", h.server.url("/drip/5/files/photo.jpg").absoluteString, "-o", output])
-        #expect(outcome.status == 0, "\(outcome.output)")
-        #expect(FileManager.default.contents(atPath: output) == NetworkHarness.body)
-        #expect(outcome.output.contains("progress: 300000/300000 bytes"), "\(outcome.output)")
-        let html = try ChildProcess.run(Self.osprey, ["fetch", h.server.url("/html").absoluteString, "-o", output])
-        #expect(html.status == 0, "bytes as they are, whatever they are")
-    }
-
-    @Test func networkAndHTTPFailuresExitWith69Quickly() async throws {
-        let h = try NetworkHarness()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID()).bin").path
-        let missing = try ChildProcess.run(Self.osprey, ["fetch", h.server.url("/status/404").absoluteString, "-o", output])
-        #expect(missing.status == 69 && missing.output.contains("HTTP 404 for"))
-        let closed = h.server.url("/files/photo.jpg")
-        h.server.stop()
-        let started = ContinuousClock.now
-        let refused = try ChildProcess.run(Self.osprey, ["fetch", closed.absoluteString, "-o", output])
-        #expect(refused.status == 69, "\(refused.output)")
-        #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(9)), "well before the 10 s connect timeout")
-        #expect(try ChildProcess.run(Self.osprey, ["fetch", "ftp://127.0.0.1/x", "-o", output]).status == 64)
-    }
-}

@@ -7,10 +7,10 @@ import Testing
 /// `osprey cache …` against a real cache folder.
 @Suite("osprey cache commands")
 struct CacheCommandTests {
-    static var osprey: String { DiskCacheRecoveryTests.buildFolder.appendingPathComponent("osprey").path }
+    static var osprey: String { CLITests.executable.path }
 
     static func filledCache() async throws -> URL {
-        let folder = temporaryCacheFolder()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-cli-cache-\(UUID().uuidString)")
         let cache = try DiskCache(configuration: .init(directory: folder))
         for i in 0..<3 { try await cache.store(CachedData(data: Data(count: 1_000 * (i + 1)), metadata: CachedDataMetadata(format: .png)), for: CacheKey(source: "https://x/\(i).png")) }
         cache.close()
