@@ -132,7 +132,7 @@ final class DemoServer: Sendable {
         guard let requests = cardRequests(size: size) else { return Self.text(.notFound, "the origin has no frame and four photos") }
         do {
             let images = try await ImageBatchLoader(provider: pipeline).loadAll(requests).map(\.image)
-            let card = try FourCut.compose(frame: images[0], photos: Array(images.dropFirst()))
+            let card = try Collage.compose(frame: images[0], photos: Array(images.dropFirst()))
             let bytes = try ImageCodec().encode(card, options: EncodingOptions(format: .png))
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

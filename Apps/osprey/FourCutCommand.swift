@@ -53,7 +53,7 @@ struct FourCutCommand: AsyncParsableCommand {
             throw ExitStatus.status(for: error)
         }
         do {
-            let card = try FourCut.compose(frame: frameResponse.image, photos: photos.map(\.image))
+            let card = try Collage.compose(frame: frameResponse.image, photos: photos.map(\.image))
             let data = try ImageCodec().encode(card, options: EncodingOptions(format: .png))
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             print(json ? try CacheJSON.encode(WrittenImage(output: output, format: "png", width: card.width, height: card.height, bytes: data.count))

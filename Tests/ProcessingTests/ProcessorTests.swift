@@ -218,15 +218,19 @@ struct CompositionTests {
         #expect(throws: ProcessorList.ParseError.self) { try ProcessorList.parse("crop=1:2:3") }
     }
 
-    @Test func fourCutPlacesFourPhotosInsideTheFrame() throws {
+    @Test func collagesPlacePhotosInTheirCellsInsideTheFrame() throws {
         let frame = Pixels.solid(200, 300, [255, 255, 255, 255])
         let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 0, 255]]
         let photos = colours.enumerated().map { Pixels.solid(40 + $0.offset * 30, 90, $0.element) }
-        let card = try FourCut.compose(frame: frame, photos: photos)
+        let card = try Collage.compose(frame: frame, photos: photos)
         #expect(card.size == frame.size)
         #expect(Pixels.at(card, 2, 2) == [255, 255, 255, 255], "the margin shows the frame")
         let centres = [(55, 80), (145, 80), (55, 220), (145, 220)]
         for (index, (x, y)) in centres.enumerated() { #expect(Pixels.at(card, x, y) == colours[index], "cell \(index)") }
-        #expect(throws: ImageProcessingError.self) { try FourCut.compose(frame: frame, photos: Array(photos.prefix(3))) }
+        #expect(throws: ImageProcessingError.self) { try Collage.compose(frame: frame, photos: Array(photos.prefix(3))) }
+        let row = try Collage.compose(frame: frame, photos: Array(photos.prefix(3)), columns: 3, rows: 1)
+        #expect(row.size == frame.size)
+        let rowCentres = [(39, 150), (100, 150), (161, 150)]  // three cells of 55 between margins of 12 and gaps of 6
+        for (index, (x, y)) in rowCentres.enumerated() { #expect(Pixels.at(row, x, y) == colours[index], "row cell \(index)") }
     }
 }

@@ -1,29 +1,31 @@
 import OspreyDomain
 import OspreyPixels
 
-/// The "four-cut" card: four photos in a 2×2 grid inside a frame.
+/// A collage: photos in a grid of `columns` × `rows` cells inside a frame, such as the
+/// photo-booth "four-cut" card (2 × 2) the demo makes.
 ///
-/// The card has the frame's size. A margin of 6% of the frame's shorter side is left around
+/// The collage has the frame's size. A margin of 6% of the frame's shorter side is left around
 /// the grid and half of it between cells; each photo is scaled to cover its cell and its
 /// centre is cropped to it, then laid over the frame (photos with alpha blend with it).
-public enum FourCut {
-    /// The card for `frame` and exactly four `photos`, in reading order.
+public enum Collage {
+    /// The collage of `frame` and exactly `columns × rows` `photos`, in reading order.
     /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` for another
-    ///   number of photos or a frame too small to hold a grid.
-    public static func compose(frame: Image, photos: [Image]) throws(ImageProcessingError) -> Image {
-        guard photos.count == 4 else {
-            throw .invalidParameters(processor: "fourcut", reason: "it needs 4 photos, got \(photos.count)")
+    ///   number of photos or a frame too small to hold the grid.
+    public static func compose(frame: Image, photos: [Image], columns: Int = 2, rows: Int = 2) throws(ImageProcessingError) -> Image {
+        guard columns > 0, rows > 0, photos.count == columns * rows else {
+            throw .invalidParameters(processor: "collage", reason: "a \(columns)x\(rows) grid needs \(max(0, columns * rows)) photos, got \(photos.count)")
         }
         let margin = max(1, min(frame.width, frame.height) * 6 / 100), gap = max(1, margin / 2)
-        let cell = PixelSize(width: (frame.width - 2 * margin - gap) / 2, height: (frame.height - 2 * margin - gap) / 2)
+        let cell = PixelSize(width: (frame.width - 2 * margin - (columns - 1) * gap) / columns,
+                             height: (frame.height - 2 * margin - (rows - 1) * gap) / rows)
         guard !cell.isEmpty else {
-            throw .invalidParameters(processor: "fourcut", reason: "the \(frame.size) frame is too small for a grid")
+            throw .invalidParameters(processor: "collage", reason: "the \(frame.size) frame is too small for a \(columns)x\(rows) grid")
         }
         var card = RGBABuffer(frame)
         for (index, photo) in photos.enumerated() {
             let scaled = Resampler.resize(photo, to: coverSize(of: photo.size, for: cell))
             let fitted = RGBABuffer(CentreCrop.crop(scaled, to: cell))
-            let left = margin + (index % 2) * (cell.width + gap), top = margin + (index / 2) * (cell.height + gap)
+            let left = margin + (index % columns) * (cell.width + gap), top = margin + (index / columns) * (cell.height + gap)
             for y in 0..<fitted.height {
                 for x in 0..<fitted.width {
                     let p = (y * fitted.width + x) * 4, q = ((top + y) * card.width + left + x) * 4
