@@ -18,15 +18,23 @@ CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value) { ret
 
 CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
 
-void osp_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+void osp_name_current_thread(const char *name) {
+#if defined(__APPLE__)
+    pthread_setname_np(name);
+#else
+    pthread_setname_np(pthread_self(), name);
+#endif
+}
 
 // libcurl allocates its receive buffer (CURLOPT_BUFFERSIZE) at the start of every transfer and
 // frees it at the end; glibc then trims the freed pages off its heap, and the next transfer
 // faults them in again (most of the event loop's page faults). Freed blocks of that order of
-// size are kept here, a few at a time, for the next transfer to take.
-#include <malloc.h>
+// size are kept here, a few at a time, for the next transfer to take. glibc only (it needs
+// malloc_usable_size); elsewhere libcurl uses the C library's allocator as it is.
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
 
 #define OSP_CACHED_MIN (64 * 1024)
 #define OSP_CACHED_MAX (1024 * 1024)
@@ -77,6 +85,9 @@ CURLcode osp_curl_global_init(void) {
     return curl_global_init_mem(CURL_GLOBAL_DEFAULT, osp_curl_malloc, osp_curl_free, osp_curl_realloc,
                                 osp_curl_strdup, osp_curl_calloc);
 }
+#else
+CURLcode osp_curl_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
+#endif
 
 // Large bodies are filled with non-temporal stores: the bytes go to memory without each cache
 // line being read first (see osp_copy_streaming in the header).

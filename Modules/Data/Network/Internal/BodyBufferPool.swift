@@ -61,7 +61,9 @@ final class BodyBufferPool: Sendable {
         guard capacity >= Self.mappedClass else { return Block(pointer: Self.allocate(capacity), capacity: capacity) }
         let block = Block(pointer: Self.map(capacity), capacity: capacity)
         let length = (count + 4095) & ~4095  // what this body will fill; the rest stays untouched
-        prefaulting.async { _ = madvise(block.pointer, length, MADV_POPULATE_WRITE) }
+        #if os(Linux)
+        prefaulting.async { _ = madvise(block.pointer, length, MADV_POPULATE_WRITE) }  // Linux 5.14; elsewhere pages fault in as written
+        #endif
         return block
     }
 
