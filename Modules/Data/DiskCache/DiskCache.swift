@@ -96,7 +96,7 @@ public final class DiskCache: DataCaching {
     public func store(_ entry: CachedData, for key: CacheKey) async throws {
         let size = entry.data.count
         guard size <= configuration.sizeLimit else { throw DataCacheError.entryTooLarge(size: size, limit: configuration.sizeLimit) }
-        // The bytes go to a temporary file first, outside the lock.
+        // The bytes go to a temporary file first, outside the index lock.
         let temporary = paths.temporary()
         do {
             try entry.data.write(to: temporary)
@@ -104,7 +104,17 @@ public final class DiskCache: DataCaching {
             try? FileManager.default.removeItem(at: temporary)
             throw DataCacheError.storageFailed(reason: Self.reason(error))
         }
+        // Into place outside the lock too: the name is new (a random suffix), so no reader
+        // sees the file before its row exists, and a crash before the row leaves a stray
+        // file that opening with repair removes.
         let name = paths.fileName(for: key)
+        do {
+            try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: temporary, to: paths.file(name))
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw DataCacheError.storageFailed(reason: Self.reason(error))
+        }
         var staleFiles: [String] = []
         let created = clock.now.timeIntervalSince1970
         do {
@@ -126,12 +136,6 @@ public final class DiskCache: DataCaching {
                         evicted = chosen.map(\.stringValue)
                         try deleteRows(evicted, db: db)
                         stale += evicted.compactMap { files[$0] }
-                    }
-                    do {
-                        try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try FileManager.default.moveItem(at: temporary, to: paths.file(name))
-                    } catch {
-                        throw SQLiteError(code: -1, message: Self.reason(error))
                     }
                     let m = entry.metadata
                     // Delete, then insert: REPLACE would skip the delete trigger that keeps the totals.
@@ -156,7 +160,6 @@ public final class DiskCache: DataCaching {
                 state.pendingAccess[key.stringValue] = nil
             }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             try? FileManager.default.removeItem(at: paths.file(name))
             throw error
         }
