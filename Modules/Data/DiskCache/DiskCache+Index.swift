@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Logging
 import OspreyDomain
@@ -40,9 +41,9 @@ extension DiskCache {
             try db.execute(schema)
             var check = ""
             try db.query("PRAGMA quick_check") { check = $0.text(0) ?? "" }
-            guard check == "ok" else { throw SQLiteError(code: 11, message: "quick_check: \(check)") }
+            guard check == "ok" else { throw SQLiteError(code: SQLITE_CORRUPT, message: "quick_check: \(check)") }
             return db
-        } catch let error as SQLiteError where error.isCorruption || error.code == 11 {
+        } catch let error as SQLiteError where error.isCorruption {
             guard rebuildingIfDamaged else { throw DataCacheError.corruptIndex(reason: error.description) }
             logger.error("disk cache index is damaged; rebuilding", metadata: ["error": "\(error)"])
             return try rebuildIndex(paths: paths)
@@ -132,7 +133,7 @@ extension DiskCache {
         var known: [String: KnownEntry] = [:]
         try db.query("SELECT \(Self.columns) FROM entries") { row in
             let decoded = Self.decodeRow(row)
-            known[decoded.0.key] = KnownEntry(row: decoded)
+            known[decoded.entry.key] = KnownEntry(row: decoded)
         }
         state.known = known
     }
@@ -163,7 +164,7 @@ extension DiskCache {
         return usage
     }
 
-    static func decodeRow(_ r: SQLiteRow) -> (Entry, String, CachedDataMetadata) {
+    static func decodeRow(_ r: SQLiteRow) -> IndexRow {
         let width = r.integer(4), height = r.integer(5)
         let entry = Entry(
             key: r.text(0) ?? "", size: r.integer(2) ?? 0, format: r.text(3),
@@ -176,7 +177,7 @@ extension DiskCache {
             etag: r.text(9), lastModified: r.text(10),
             freshUntil: r.real(11).map { Date(timeIntervalSince1970: $0) }, sourceURL: r.text(12)
         )
-        return (entry, r.text(1) ?? "", metadata)
+        return IndexRow(entry: entry, file: r.text(1) ?? "", metadata: metadata)
     }
 
     static func fileSize(_ url: URL) -> Int? {
@@ -189,32 +190,6 @@ extension DiskCache {
             return String(cString: strerror(Int32(posix.code)))
         }
         return nsError.localizedDescription
-    }
-}
-
-/// One index row as the hit path needs it.
-struct KnownEntry: Sendable {
-    var file: String
-    var size: Int
-    var created: Double
-    var accessed: Double
-    var metadata: CachedDataMetadata
-
-    init(file: String, size: Int, created: Double, accessed: Double, metadata: CachedDataMetadata) {
-        self.file = file
-        self.size = size
-        self.created = created
-        self.accessed = accessed
-        self.metadata = metadata
-    }
-
-    init(row: (DiskCache.Entry, String, CachedDataMetadata)) {
-        self.init(file: row.1, size: row.0.size, created: row.0.created.timeIntervalSince1970,
-                  accessed: row.0.accessed.timeIntervalSince1970, metadata: row.2)
-    }
-
-    func info(_ key: CacheKey) -> CacheEntryInfo {
-        CacheEntryInfo(key: key, cost: size, createdAt: Date(timeIntervalSince1970: created), lastAccessAt: Date(timeIntervalSince1970: accessed))
     }
 }
 

@@ -86,7 +86,7 @@ extension DiskCache {
         try withIndex { state, db in
             try flushAccess(&state)
             var entries: [Entry] = []
-            try db.query("SELECT \(Self.columns) FROM entries ORDER BY accessed DESC") { entries.append(Self.decodeRow($0).0) }
+            try db.query("SELECT \(Self.columns) FROM entries ORDER BY accessed DESC") { entries.append(Self.decodeRow($0).entry) }
             return entries
         }
     }

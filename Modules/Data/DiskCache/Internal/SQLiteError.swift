@@ -5,7 +5,7 @@ import Foundation
 struct SQLiteError: Error, CustomStringConvertible {
     let code: Int32
     let message: String
-    var description: String { "SQLite error \(code): \(message)" }
+    var description: String { "SQLite \(String(cString: sqlite3_errstr(code))) (\(code)): \(message)" }
     /// The database file is damaged or not a database.
     var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 }
