@@ -58,12 +58,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// back with the same pixels (and, for an unusable profile, a logged warning).
     public static func convertedToSRGB(_ image: Image) -> Image {
         guard let profile = image.colorProfile else { return image }
-        var untagged = image
-        untagged.colorProfile = nil
-        if let animation = image.animation {
-            return Image(animation: animation.mapFrames { ColorManagement.convertedToSRGB($0, profile: profile.data) })
-        }
-        return ColorManagement.convertedToSRGB(untagged, profile: profile.data)
+        var converted = image.mappingFrames { ColorManagement.convertedToSRGB($0, profile: profile.data) }
+        converted.colorProfile = nil
+        return converted
     }
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {

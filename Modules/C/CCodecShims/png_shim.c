@@ -99,24 +99,30 @@ int osp_png_read_info(osp_png_decoder *self, osp_png_info *out) {
     return 0;
 }
 
-int osp_png_prepare(osp_png_decoder *self, osp_png_info *out) {
-    if (setjmp(png_jmpbuf(self->png))) return -1;
-    png_structp png = self->png;
-    png_infop info = self->info;
+// To 8-bit samples, with no gamma correction: raw sample values, as PngSuite expects. Gray
+// with alpha becomes RGBA (Osprey has no gray-with-alpha format); with `rgba`, every image
+// does. Returns whether the output has alpha.
+static int osp_png_set_transforms(png_structp png, png_infop info, int rgba) {
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-
-    // To 8-bit samples, with no gamma correction: raw sample values, as PngSuite expects.
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (has_trns) png_set_tRNS_to_alpha(png);
     if (bit_depth == 16) png_set_scale_16(png);
     int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
     int alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-    // Osprey has no gray-with-alpha pixel format: such images become RGBA.
-    if (gray && alpha) png_set_gray_to_rgb(png);
+    if (gray && (alpha || rgba)) png_set_gray_to_rgb(png);
+    if (rgba && !alpha) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     png_set_interlace_handling(png);
+    return alpha;
+}
+
+int osp_png_prepare(osp_png_decoder *self, osp_png_info *out) {
+    if (setjmp(png_jmpbuf(self->png))) return -1;
+    png_structp png = self->png;
+    png_infop info = self->info;
+    int alpha = osp_png_set_transforms(png, info, 0);
     png_read_update_info(png, info);
     out->channels = png_get_channels(png, info);
     out->has_alpha = alpha;
@@ -196,14 +202,7 @@ int osp_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, uint32_
     int status = -1;
     if (setjmp(png_jmpbuf(self->png)) == 0) {
         png_structp png = self->png;
-        int color_type = png_get_color_type(png, self->info);
-        if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-        if (color_type == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, self->info) < 8) png_set_expand_gray_1_2_4_to_8(png);
-        if (png_get_valid(png, self->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-        if (png_get_bit_depth(png, self->info) == 16) png_set_scale_16(png);
-        if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
-        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-        png_set_interlace_handling(png);
+        osp_png_set_transforms(png, self->info, 1);
         png_read_update_info(png, self->info);
         status = png_get_rowbytes(png, self->info) == (size_t)width * 4 ? 0 : -1;
         if (status != 0) snprintf(self->message, sizeof self->message, "unexpected row layout");

@@ -127,14 +127,7 @@ struct APNGDecoder {
             }
         }
         guard !assembler.frames.isEmpty else { throw .corrupt(.png, detail: "no whole animation frame") }
-        var animation = assembler.finish(loopCount: structure.plays)
-        if var frames = animation.animation {
-            frames = frames.mapFrames { ColorManagement.apply(profile, to: $0, handling: handling) }
-            animation = Image(animation: frames)
-        } else {
-            animation = ColorManagement.apply(profile, to: animation, handling: handling)
-        }
-        return animation
+        return assembler.finish(loopCount: structure.plays).mappingFrames { ColorManagement.apply(profile, to: $0, handling: handling) }
     }
 
     /// A PNG stream of one frame: the signature, IHDR at the frame's size, PLTE and tRNS,

@@ -51,12 +51,9 @@ public struct AVIFDecoder: ImageDecoding {
                 assembler.add(frame, milliseconds: milliseconds)
             }
             guard !assembler.frames.isEmpty else { throw .corrupt(.avif, detail: "no frame") }
-            let decoded = assembler.finish(loopCount: 0)
-            let profile = header.profile
-            guard let animation = decoded.animation else {
-                return ColorManagement.apply(profile, to: orientation.applied(to: decoded), handling: options.colorHandling)
+            return assembler.finish(loopCount: 0).mappingFrames {
+                ColorManagement.apply(header.profile, to: orientation.applied(to: $0), handling: options.colorHandling)
             }
-            return Image(animation: animation.mapFrames { ColorManagement.apply(profile, to: orientation.applied(to: $0), handling: options.colorHandling) })
         }
     }
 

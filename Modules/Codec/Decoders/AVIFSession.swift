@@ -42,7 +42,7 @@ struct AVIFSession: ~Copyable {
                 try check(avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), raw.count), decoder)
                 try check(avifDecoderParse(decoder), decoder, limits: limits)
                 let header = try readHeader(decoder, limits: limits)
-                if let coded = AV1SequenceHeader.codedSize(in: [UInt8](raw.bindMemory(to: UInt8.self))),
+                if let coded = AV1SequenceHeader.codedSize(in: raw),
                    coded.width != header.size.width || coded.height != header.size.height {
                     throw .corrupt(.avif, detail: "the container declares \(header.size) but the AV1 stream codes \(coded.width)x\(coded.height)")
                 }

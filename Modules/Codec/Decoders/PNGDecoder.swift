@@ -62,7 +62,9 @@ public struct PNGDecoder: ImageDecoding {
 extension PNGDecoder {
     /// Every frame of an APNG, or `nil` for a PNG that is not animated.
     private func decodeAnimation(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
-        try PNGSession.with(input) { session throws(ImageDecodingError) in
+        guard try Self.declaresAnimation(input) else { return nil }
+        return try PNGSession.with(input) { session throws(ImageDecodingError) in
+            // The size first: the whole file is read for its chunks only within the limits.
             let header = try session.readHeader()
             try limits.check(width: Int(header.width), height: Int(header.height))
             guard let (decoder, structure) = try Self.animation(input) else { return nil }
@@ -73,15 +75,20 @@ extension PNGDecoder {
     }
 
     static func animationStructure(_ input: ImageInput) throws(ImageDecodingError) -> APNGDecoder.Structure? {
-        try animation(input)?.1
+        guard try declaresAnimation(input) else { return nil }
+        return try animation(input)?.1
     }
 
-    /// The APNG reader and structure when an `acTL` chunk precedes the image data (it sits
-    /// near the start, so only a prefix is read to tell), else `nil`.
-    private static func animation(_ input: ImageInput) throws(ImageDecodingError) -> (APNGDecoder, APNGDecoder.Structure)? {
+    /// Whether an `acTL` chunk precedes the image data; it sits near the start, so only a
+    /// prefix is read to tell.
+    private static func declaresAnimation(_ input: ImageInput) throws(ImageDecodingError) -> Bool {
         let prefix = [UInt8](try InputReader.prefix(of: input, count: 1 << 18))
-        guard let actl = prefix.firstRange(of: Array("acTL".utf8)) else { return nil }
-        if let idat = prefix.firstRange(of: Array("IDAT".utf8)), idat.lowerBound < actl.lowerBound { return nil }
+        guard let actl = prefix.firstRange(of: Array("acTL".utf8)) else { return false }
+        return prefix.firstRange(of: Array("IDAT".utf8)).map { $0.lowerBound > actl.lowerBound } ?? true
+    }
+
+    /// The APNG reader over the whole file and its structure, or `nil` when it has no frames.
+    private static func animation(_ input: ImageInput) throws(ImageDecodingError) -> (APNGDecoder, APNGDecoder.Structure)? {
         let decoder = APNGDecoder(bytes: [UInt8](try InputReader.allBytes(of: input)))
         guard let structure = decoder.structure(), !structure.frames.isEmpty else { return nil }
         return (decoder, structure)

@@ -9,7 +9,7 @@ import Foundation
 enum AV1SequenceHeader {
     /// The coded maximum frame size, or `nil` when the file has no readable sequence header
     /// in an `av1C` box, or is a grid (whose `av1C` describes a tile, not the image).
-    static func codedSize(in file: [UInt8]) -> (width: Int, height: Int)? {
+    static func codedSize(in file: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         guard file.firstRange(of: Array("grid".utf8)) == nil, let box = file.firstRange(of: Array("av1C".utf8)) else { return nil }
         let configOBUs = box.upperBound + 4
         guard configOBUs + 2 <= file.count, file[configOBUs] >> 3 & 0xF == 1 else { return nil }  // OBU_SEQUENCE_HEADER
@@ -43,11 +43,11 @@ enum AV1SequenceHeader {
 
     /// Reads bits most significant first.
     private struct BitReader {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         var position: Int  // in bits
         var overrun = false
 
-        init(bytes: [UInt8], offset: Int) {
+        init(bytes: UnsafeRawBufferPointer, offset: Int) {
             self.bytes = bytes
             position = offset * 8
         }

@@ -8,11 +8,7 @@ enum FillCrop {
         guard options.contentMode == .fill, let target = options.targetSize, image.width > target.width || image.height > target.height else {
             return image
         }
-        var result = if let animation = image.animation {
-            Image(animation: animation.mapFrames { CentreCrop.crop($0, to: target) })
-        } else {
-            CentreCrop.crop(image, to: target)
-        }
+        var result = image.mappingFrames { CentreCrop.crop($0, to: target) }
         result.colorProfile = image.colorProfile
         return result
     }

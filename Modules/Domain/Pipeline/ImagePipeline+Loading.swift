@@ -217,11 +217,7 @@ extension ImagePipeline {
 extension ImagePipeline {
     /// `image` through `processor`: every frame of an animation, the profile kept.
     static func process(_ image: Image, with processor: any ImageProcessing) throws(ImageProcessingError) -> Image {
-        var result = if let animation = image.animation {
-            Image(animation: try animation.mapFrames(processor.process))
-        } else {
-            try processor.process(image)
-        }
+        var result = try image.mappingFrames(processor.process)
         result.colorProfile = image.colorProfile
         return result
     }

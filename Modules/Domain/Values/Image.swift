@@ -51,6 +51,13 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         bytesPerRow * height + (animation?.frames.dropFirst().reduce(0) { $0 + $1.image.cost } ?? 0)
     }
 
+    /// `transform` applied to the image, or to every frame when it is animated (the result is
+    /// then the transformed first frame, carrying the transformed animation).
+    public func mappingFrames<E: Error>(_ transform: (Image) throws(E) -> Image) throws(E) -> Image {
+        guard let animation else { return try transform(self) }
+        return Image(animation: try animation.mapFrames(transform))
+    }
+
     /// An animated image: the first frame's pixels, carrying `animation`.
     public init(animation: ImageAnimation) {
         self = animation.frames[0].image
