@@ -58,7 +58,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// back with the same pixels (and, for an unusable profile, a logged warning).
     public static func convertedToSRGB(_ image: Image) -> Image {
         guard let profile = image.colorProfile else { return image }
-        var converted = image.mappingFrames { ColorManagement.convertedToSRGB($0, profile: profile.data) }
+        var converted = ColorManagement.convertedToSRGB(image, profile: profile.data)
         converted.colorProfile = nil
         return converted
     }

@@ -33,33 +33,28 @@ enum ColorManagement {
         Transform(profile: data, pixelFormat: format) != nil
     }
 
-    /// What a decoder does with `image` and the profile it found, as `handling` asks.
+    /// What a decoder does with `image` (every frame of it) and the profile it found, as
+    /// `handling` asks. One transform serves every frame: building one costs far more than a frame.
     static func apply(_ profile: ColorProfile?, to image: Image, handling: ColorHandling) -> Image {
         guard let profile else { return image }
         switch handling {
         case .preserve:
-            var kept = image
-            kept.colorProfile = named(profile)
-            return kept
+            let named = named(profile)
+            return image.mappingFrames { frame in
+                var kept = frame
+                kept.colorProfile = named
+                return kept
+            }
         case .convertToSRGB:
             return convertedToSRGB(image, profile: profile.data)
         }
     }
 
-    /// `image` converted from `profile` to sRGB; unchanged (with a warning) when the profile is unusable.
+    /// `image` (every frame of it) converted from `profile` to sRGB, untagged; unchanged (with
+    /// a warning) when the profile is unusable.
     static func convertedToSRGB(_ image: Image, profile: Data) -> Image {
         guard let transform = Transform(profile: profile, pixelFormat: image.pixelFormat) else { return image }
-        var pixels = image.pixels
-        image.pixels.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<image.height {
-                    let offset = y * image.bytesPerRow
-                    transform.run(src.baseAddress! + offset, dst.baseAddress! + offset, pixels: image.width)
-                }
-            }
-        }
-        return (try? Image(width: image.width, height: image.height, pixelFormat: image.pixelFormat,
-                           bytesPerRow: image.bytesPerRow, pixels: pixels)) ?? image
+        return image.mappingFrames { transform.converted($0) }
     }
 
     static func open(_ data: Data) -> cmsHPROFILE? {
@@ -111,6 +106,21 @@ enum ColorManagement {
         }
 
         deinit { cmsDeleteTransform(handle) }
+
+        /// `image` converted row by row, untagged.
+        func converted(_ image: Image) -> Image {
+            var pixels = image.pixels
+            image.pixels.withUnsafeBufferPointer { src in
+                pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<image.height {
+                        let offset = y * image.bytesPerRow
+                        run(src.baseAddress! + offset, dst.baseAddress! + offset, pixels: image.width)
+                    }
+                }
+            }
+            return (try? Image(width: image.width, height: image.height, pixelFormat: image.pixelFormat,
+                               bytesPerRow: image.bytesPerRow, pixels: pixels)) ?? image
+        }
 
         /// Converts `pixels` pixels from `source` into `target` (which may be the same buffer).
         func run(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, pixels: Int) {

@@ -127,7 +127,7 @@ struct APNGDecoder {
             }
         }
         guard !assembler.frames.isEmpty else { throw .corrupt(.png, detail: "no whole animation frame") }
-        return assembler.finish(loopCount: structure.plays).mappingFrames { ColorManagement.apply(profile, to: $0, handling: handling) }
+        return ColorManagement.apply(profile, to: assembler.finish(loopCount: structure.plays), handling: handling)
     }
 
     /// A PNG stream of one frame: the signature, IHDR at the frame's size, PLTE and tRNS,

@@ -51,9 +51,8 @@ public struct AVIFDecoder: ImageDecoding {
                 assembler.add(frame, milliseconds: milliseconds)
             }
             guard !assembler.frames.isEmpty else { throw .corrupt(.avif, detail: "no frame") }
-            return assembler.finish(loopCount: 0).mappingFrames {
-                ColorManagement.apply(header.profile, to: orientation.applied(to: $0), handling: options.colorHandling)
-            }
+            let upright = assembler.finish(loopCount: 0).mappingFrames(orientation.applied)
+            return ColorManagement.apply(header.profile, to: upright, handling: options.colorHandling)
         }
     }
 

@@ -36,7 +36,7 @@ public struct WebPDecoder: ImageDecoding {
             ? try Self.decodeFrames(data, stored: stored, output: output, frames: options.frames, limits: limits)
             : try Self.decodeStill(data, stored: stored, output: output, alpha: features.has_alpha != 0)
         let profile = Self.colorProfile(in: data)
-        return image.mappingFrames { ColorManagement.apply(profile, to: orientation.applied(to: $0), handling: options.colorHandling) }
+        return ColorManagement.apply(profile, to: image.mappingFrames(orientation.applied), handling: options.colorHandling)
     }
 
     /// What the header says, without decoding pixels.
