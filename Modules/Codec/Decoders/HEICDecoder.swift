@@ -44,8 +44,9 @@ public struct HEICDecoder: ImageDecoding {
             var info = ImageInfo(format: .heic, width: session.size.width, height: session.size.height, orientation: 1,
                                  hasAlpha: session.hasAlpha, frameCount: 1)
             info.bitDepth = session.bitDepth
-            info.describe(session.profile, pixelFormat: session.hasAlpha ? .rgba8 : .rgb8)
-            if session.profile == nil, let cicp = session.cicp { info.colorProfile = cicp }
+            let profile = session.profile  // read once: it copies the ICC bytes or builds one from nclx
+            info.describe(profile, pixelFormat: session.hasAlpha ? .rgba8 : .rgb8)
+            if profile == nil, let cicp = session.cicp { info.colorProfile = cicp }
             return info
         }
     }
