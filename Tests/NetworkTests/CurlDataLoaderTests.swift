@@ -213,7 +213,7 @@ struct CurlDataLoaderTests {
     }
 
     @Test func cancellingAHundredTransfersReturnsEveryCallerPromptlyAndClosesTheConnections() async throws {
-        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 100, maxConnectionsPerHost: 100))
+        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 100, maxConnectionsPerHost: 100, transferTimeout: 600, stallTimeout: 600))
         let tasks = (0..<100).map { _ in Task { try await h.load("/stall/files/photo.jpg") } }
         let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(20))
         while h.server.connections.opened < 100, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -297,7 +297,7 @@ struct CurlDataLoaderExecutorTests {
     }
 
     @Test func cancellingTasksOnTheLoopReturnsThemPromptly() async throws {
-        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 20, maxConnectionsPerHost: 20))
+        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 20, maxConnectionsPerHost: 20, transferTimeout: 600, stallTimeout: 600))
         let tasks = (0..<20).map { _ in Task(executorPreference: h.loader.executor) { try await h.load("/stall/files/photo.jpg") } }
         let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(20))
         while h.server.connections.opened < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
