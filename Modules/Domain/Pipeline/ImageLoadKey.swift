@@ -5,10 +5,4 @@ struct ImageLoadKey: Hashable, Sendable {
     let key: CacheKey
     let options: ImageRequest.Options.RawValue
     let storage: DiskStoragePolicy
-
-    init(keys: (image: CacheKey, data: CacheKey), request: ImageRequest, storage: DiskStoragePolicy) {
-        key = keys.image
-        options = request.options.rawValue
-        self.storage = storage
-    }
 }

@@ -23,7 +23,7 @@ public final class ImagePipeline: ImageProviding {
     public let configuration: Configuration
 
     let imageLoads = TaskCoalescer<ImageLoadKey, LoadedImage>()
-    let dataLoads = TaskCoalescer<DataLoadKey, SourceFetch>()
+    let dataLoads = TaskCoalescer<DataLoadKey, Download>()
     let decodeLimiter: AsyncLimiter
     let loadLimiter: AsyncLimiter
 
@@ -37,43 +37,39 @@ public final class ImagePipeline: ImageProviding {
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = ContinuousClock.now
         try Task.checkCancellation()
-        let keys = keys(for: request)
-        if let image = cachedImage(for: request, key: keys.image) {
+        let plan = plan(for: request)
+        if let image = cachedImage(plan) {
             return ImageResponse(image: image, tier: .memory, duration: .now - start)
         }
-        let loaded = try await imageLoads.value(for: ImageLoadKey(keys: keys, request: request, storage: storage(for: request)),
-                                                priority: request.priority.taskPriority) {
+        let loaded = try await imageLoads.value(for: plan.coalescingKey, priority: request.priority.taskPriority) {
             // A load holds its slot from the disk lookup to the decoded image, so downloads
             // cannot run ahead of decoding and pile up bodies in memory.
-            try await self.loadLimiter.withSlot { try await self.load(request, keys: keys) }
+            try await self.loadLimiter.withSlot { try await self.load(plan) }
         }
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start)
     }
 
     /// The processed image for `request` if the memory cache holds it.
     public func cachedImage(for request: ImageRequest) -> Image? {
-        cachedImage(for: request, key: keys(for: request).image)
-    }
-
-    /// The memory cache's image under `key`, unless `request` skips memory reads.
-    func cachedImage(for request: ImageRequest, key: CacheKey) -> Image? {
-        guard !request.options.contains(.disableMemoryCacheReads) else { return nil }
-        return configuration.imageCache?.image(for: key)
+        cachedImage(plan(for: request))
     }
 
     /// The keys `request` is cached under in this pipeline (its URL normalised by
     /// ``Configuration/urlNormalization``): the processed image's and the original bytes'.
-    public func keys(for request: ImageRequest) -> (image: CacheKey, data: CacheKey) {
-        (request.imageKey(normalizing: configuration.urlNormalization), request.dataKey(normalizing: configuration.urlNormalization))
+    public func keys(for request: ImageRequest) -> CacheKeys {
+        CacheKeys(image: request.imageKey(normalizing: configuration.urlNormalization),
+                  data: request.dataKey(normalizing: configuration.urlNormalization))
+    }
+
+    /// What `request` will do in this pipeline.
+    func plan(for request: ImageRequest) -> LoadPlan {
+        LoadPlan(request: request, keys: keys(for: request), configuration: configuration)
     }
 
     /// How many callers wait on the load `request` would join (for tests and diagnostics).
     package func waitingCallers(for request: ImageRequest) async -> Int {
-        await imageLoads.waiterCount(for: ImageLoadKey(keys: keys(for: request), request: request, storage: storage(for: request)))
+        await imageLoads.waiterCount(for: plan(for: request).coalescingKey)
     }
-
-    /// What goes to disk for `request`: its own policy, or the pipeline's.
-    func storage(for request: ImageRequest) -> DiskStoragePolicy { request.diskStorage ?? configuration.diskStorage }
 
     /// How many shared image loads and shared downloads this pipeline has started.
     package func startedLoads() async -> (images: Int, downloads: Int) {

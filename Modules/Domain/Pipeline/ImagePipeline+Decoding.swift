@@ -1,0 +1,85 @@
+import Foundation
+
+// Stage 3: decode at the target size, process, and store. The only stage that writes the
+// memory cache and a processed variant on disk.
+extension ImagePipeline {
+    /// A disk entry through the last stage: a processed variant is decoded as it is, an
+    /// original at the target size with the processors.
+    func decodeProcessStore(_ entry: DiskEntry, _ plan: LoadPlan, writesVariant: Bool = true) async throws -> LoadedImage {
+        try await decodeProcessStore(.data(entry.cached.data), plan, tier: entry.cached.tier, metadata: entry.cached.metadata,
+                                     isProcessed: entry.isProcessed, writesVariant: writesVariant)
+    }
+
+    /// Decodes `input`, applies the processors unless it `isProcessed`, writes the processed
+    /// variant when the plan asks for one, and fills memory.
+    func decodeProcessStore(
+        _ input: ImageInput, _ plan: LoadPlan, tier: ImageResponse.Tier, metadata: CachedDataMetadata = CachedDataMetadata(),
+        isProcessed: Bool = false, writesVariant: Bool = true
+    ) async throws -> LoadedImage {
+        let request = plan.request
+        let options = isProcessed
+            ? DecodingOptions(colorHandling: request.colorHandling, frames: request.frames)
+            : DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
+                              colorHandling: request.colorHandling, frames: request.frames)
+        let processors = isProcessed ? [] : request.processors
+        let variantFormat = isProcessed || !writesVariant ? nil : plan.variantFormat
+        let (decoder, encoder, logger) = (configuration.decoder, configuration.encoder, configuration.logger)
+        let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
+            var image: Image
+            do throws(ImageDecodingError) {
+                image = try decoder.decode(input, options: options)
+            } catch {
+                throw Error.decodingFailed(error)
+            }
+            for processor in processors {
+                try Task.checkCancellation()
+                do throws(ImageProcessingError) {
+                    image = try Self.process(image, with: processor)
+                } catch {
+                    throw Error.processingFailed(processor: processor.identifier, error)
+                }
+            }
+            guard let variantFormat, let encoder else { return (image, nil) }
+            let encoding = variantFormat.options(for: image)
+            do throws(ImageEncodingError) {
+                return (image, (try encoder.encode(image, options: encoding), encoding.format))
+            } catch {
+                logger.warning("could not encode the processed image for the disk cache: \(error)")
+                return (image, nil)
+            }
+        }
+        if let variant {
+            var variantMetadata = metadata
+            variantMetadata.format = variant.format
+            variantMetadata.pixelSize = image.size
+            await storeOnDisk(CachedData(data: variant.data, metadata: variantMetadata), for: plan.keys.image)
+        }
+        if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
+        return LoadedImage(image: image, tier: tier)
+    }
+
+    /// `image` through `processor`: every frame of an animation, the profile kept.
+    static func process(_ image: Image, with processor: any ImageProcessing) throws(ImageProcessingError) -> Image {
+        var result = try image.mappingFrames(processor.process)
+        result.colorProfile = image.colorProfile
+        return result
+    }
+
+    func storeOnDisk(_ entry: CachedData, for key: CacheKey) async {
+        guard let cache = configuration.dataCache else { return }
+        do {
+            try await cache.store(entry, for: key)
+        } catch {
+            // The image is still good; only the disk tier missed out.
+            configuration.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    func updateDiskMetadata(_ metadata: CachedDataMetadata, for key: CacheKey) async {
+        do {
+            try await configuration.dataCache?.updateMetadata(metadata, for: key)
+        } catch {
+            configuration.logger.warning("disk cache metadata update failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}
