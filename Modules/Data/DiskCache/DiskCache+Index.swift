@@ -109,14 +109,14 @@ extension DiskCache {
         state.pendingAccess = [:]
     }
 
-    /// Removes rows and then their files.
-    func removeRows(_ keys: [String], files: [String], db: SQLiteDatabase, state: inout State) throws(SQLiteError) {
+    /// Removes rows from the index and its mirror; the caller deletes their files after
+    /// leaving the lock.
+    func removeRows(_ keys: [String], db: SQLiteDatabase, state: inout State) throws(SQLiteError) {
         try db.transaction { () throws(SQLiteError) in try deleteRows(keys, db: db) }
         for key in keys {
             state.pendingAccess[key] = nil
             state.known[key] = nil
         }
-        for file in files { try? FileManager.default.removeItem(at: paths.file(file)) }
     }
 
     /// The index's row for `key`, mirrored into `state.known` (or dropped from it).

@@ -15,13 +15,15 @@ extension DiskCache {
             let url = paths.temporaryFolder.appendingPathComponent(name)
             if Self.age(of: url, now: now) > Self.settleTime { try? fm.removeItem(at: url) }
         }
-        try withIndex { state, db in
+        let removed = try withIndex { state, db in
+            var removed: [String] = []
             var rows: [(key: String, file: String, size: Int)] = []
             try db.query("SELECT key, file, size FROM entries") { r in rows.append((r.text(0) ?? "", r.text(1) ?? "", r.integer(2) ?? -1)) }
             let broken = rows.filter { Self.fileSize(paths.file($0.file)) != $0.size }
             if !broken.isEmpty {
                 logger.warning("disk cache dropped entries whose file is missing or damaged", metadata: ["count": "\(broken.count)"])
-                try removeRows(broken.map(\.key), files: broken.map(\.file), db: db, state: &state)
+                try removeRows(broken.map(\.key), db: db, state: &state)
+                removed += broken.map(\.file)
             }
             let indexed = Set(rows.map(\.file))
             for file in Self.dataFiles(in: paths.data) where !indexed.contains(file) {
@@ -34,27 +36,41 @@ extension DiskCache {
             if let lastOpened, policy.shouldPurgeAll(lastOpened: Date(timeIntervalSince1970: lastOpened), now: now) {
                 logger.info("disk cache unused for too long; clearing it")
                 let (entries, files) = try lruEntries(db)
-                try removeRows(entries.map(\.key.stringValue), files: Array(files.values), db: db, state: &state)
+                try removeRows(entries.map(\.key.stringValue), db: db, state: &state)
+                removed += files.values
             }
+            return removed
         }
+        FileWork.delete(removed, in: paths)
         try sweep()
     }
 
     /// Removes expired entries and applies the limits now (`osprey cache clean`).
     public func sweep() throws {
+        FileWork.delete(try sweepIndex(), in: paths)
+    }
+
+    /// Sweeps when the sweep interval has passed since the last one.
+    func sweepIfDue() async throws {
+        let due = state.withLock { clock.now.timeIntervalSince1970 - $0.lastSweep >= configuration.sweepInterval }
+        guard due else { return }
+        let removed = try sweepIndex()
+        if !removed.isEmpty {
+            let paths = paths
+            try await files.run { FileWork.delete(removed, in: paths) }
+        }
+    }
+
+    /// Removes the rows a sweep evicts and returns their files.
+    private func sweepIndex() throws -> [String] {
         try withIndex { state, db in
             try flushAccess(&state)
             let (entries, files) = try lruEntries(db)
             let victims = policy.victims(lruOrdered: entries, now: clock.now).map(\.stringValue)
-            if !victims.isEmpty { try removeRows(victims, files: victims.compactMap { files[$0] }, db: db, state: &state) }
+            if !victims.isEmpty { try removeRows(victims, db: db, state: &state) }
             state.lastSweep = clock.now.timeIntervalSince1970
+            return victims.compactMap { files[$0] }
         }
-    }
-
-    /// Sweeps when the sweep interval has passed since the last one.
-    func sweepIfDue() throws {
-        let due = state.withLock { clock.now.timeIntervalSince1970 - $0.lastSweep >= configuration.sweepInterval }
-        if due { try sweep() }
     }
 
     /// Removes every entry and file.

@@ -24,6 +24,7 @@ public final class DiskCache: DataCaching {
     let logger: Logger
     let state: Locked<State>
     let paths: Paths
+    let files = FileWork()
 
     struct State: Sendable {
         var database: SQLiteDatabase?
@@ -66,13 +67,15 @@ public final class DiskCache: DataCaching {
     public func cachedData(for key: CacheKey) async throws -> CachedData? {
         let now = clock.now
         let name = key.stringValue
+        var expiredFile: String?
         let hit: KnownEntry? = try withIndex { state, db in
             guard var entry = try state.known[name] ?? lookUp(name, db: db, state: &state) else { return nil }
             if policy.isExpired(entry.info(key), now: now) {
                 // Another process may have used it since: ask the index before removing it.
                 guard let fresh = try lookUp(name, db: db, state: &state) else { return nil }
                 if policy.isExpired(fresh.info(key), now: now) {
-                    try removeRows([name], files: [fresh.file], db: db, state: &state)
+                    try removeRows([name], db: db, state: &state)
+                    expiredFile = fresh.file
                     return nil
                 }
                 entry = fresh
@@ -84,9 +87,12 @@ public final class DiskCache: DataCaching {
             if state.pendingAccess.count >= configuration.accessBatchSize { try flushAccess(&state) }
             return entry
         }
+        let paths = paths
+        if let expiredFile { try await files.run { FileWork.delete([expiredFile], in: paths) } }
         guard let hit else { return nil }
-        // Read outside the lock. A missing file means another process replaced or evicted
-        // the entry: ask the index once more.
+        // Read outside the lock but in the caller's task: a hop to the file threads would
+        // double a hit's latency (Docs/BENCHMARKS.md). A missing file means another process
+        // replaced or evicted the entry: ask the index once more.
         if let data = FileReader.read(paths.filePath(hit.file), size: hit.size) { return CachedData(data: data, metadata: hit.metadata) }
         let fresh = try withIndex { state, db in try lookUp(name, db: db, state: &state) }
         guard let fresh, fresh.file != hit.file, let data = FileReader.read(paths.filePath(fresh.file), size: fresh.size) else { return nil }
@@ -96,24 +102,21 @@ public final class DiskCache: DataCaching {
     public func store(_ entry: CachedData, for key: CacheKey) async throws {
         let size = entry.data.count
         guard size <= configuration.sizeLimit else { throw DataCacheError.entryTooLarge(size: size, limit: configuration.sizeLimit) }
-        // The bytes go to a temporary file first, outside the index lock.
-        let temporary = paths.temporary()
-        do {
-            try entry.data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw DataCacheError.storageFailed(reason: Self.reason(error))
-        }
-        // Into place outside the lock too: the name is new (a random suffix), so no reader
-        // sees the file before its row exists, and a crash before the row leaves a stray
-        // file that opening with repair removes.
+        // Written to a temporary file and renamed into place before the index knows of it: the
+        // name is new (a random suffix), so no reader sees the file before its row exists, and
+        // a crash before the row leaves a stray file that opening with repair removes.
         let name = paths.fileName(for: key)
-        do {
-            try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.moveItem(at: temporary, to: paths.file(name))
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw DataCacheError.storageFailed(reason: Self.reason(error))
+        let paths = paths
+        try await files.run {
+            let temporary = paths.temporary()
+            do {
+                try entry.data.write(to: temporary)
+                try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.moveItem(at: temporary, to: paths.file(name))
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw DataCacheError.storageFailed(reason: Self.reason(error))
+            }
         }
         var staleFiles: [String] = []
         let created = clock.now.timeIntervalSince1970
@@ -160,11 +163,11 @@ public final class DiskCache: DataCaching {
                 state.pendingAccess[key.stringValue] = nil
             }
         } catch {
-            try? FileManager.default.removeItem(at: paths.file(name))
+            _ = try? await files.run { FileWork.delete([name], in: paths) }
             throw error
         }
-        for file in staleFiles { try? FileManager.default.removeItem(at: paths.file(file)) }
-        try sweepIfDue()
+        if !staleFiles.isEmpty { try await files.run { [staleFiles] in FileWork.delete(staleFiles, in: paths) } }
+        try await sweepIfDue()
     }
 
     public func updateMetadata(_ metadata: CachedDataMetadata, for key: CacheKey) async throws {
@@ -180,15 +183,17 @@ public final class DiskCache: DataCaching {
     }
 
     public func removeData(for key: CacheKey) async throws {
-        try withIndex { state, db in
+        let removed = try withIndex { state, db in
             var file: String?
             try db.query("SELECT file FROM entries WHERE key = ?", [.text(key.stringValue)]) { file = $0.text(0) }
-            if let file { try removeRows([key.stringValue], files: [file], db: db, state: &state) }
+            if file != nil { try removeRows([key.stringValue], db: db, state: &state) }
+            return file.map { [$0] } ?? []
         }
+        try await delete(removed)
     }
 
     public func removeData(forSource source: String) async throws {
-        try withIndex { state, db in
+        let removed = try withIndex { state, db in
             var keys: [String] = [], files: [String] = []
             // The original's key is the source itself; a variant's is `source#variant`.
             try db.query("SELECT key, file FROM entries WHERE key = ?1 OR substr(key, 1, length(?1) + 1) = ?1 || '#'",
@@ -196,8 +201,17 @@ public final class DiskCache: DataCaching {
                 keys.append($0.text(0) ?? "")
                 files.append($0.text(1) ?? "")
             }
-            if !keys.isEmpty { try removeRows(keys, files: files, db: db, state: &state) }
+            if !keys.isEmpty { try removeRows(keys, db: db, state: &state) }
+            return files
         }
+        try await delete(removed)
+    }
+
+    /// Deletes the files of rows already removed, on the cache's file threads.
+    private func delete(_ removed: [String]) async throws {
+        guard !removed.isEmpty else { return }
+        let paths = paths
+        try await files.run { FileWork.delete(removed, in: paths) }
     }
 
     public func removeAll() async throws {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Foundation
 
@@ -16,7 +18,7 @@ enum FileReader {
         guard let buffer = malloc(max(size, 1)) else { return nil }
         var offset = 0
         while offset < size {
-            let n = Glibc.read(fd, buffer + offset, size - offset)
+            let n = systemRead(fd, buffer + offset, size - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 free(buffer)
@@ -27,3 +29,9 @@ enum FileReader {
         return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
     }
 }
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#else
+private let systemRead = Darwin.read
+#endif
