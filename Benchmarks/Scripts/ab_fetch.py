@@ -10,7 +10,7 @@ its options; the URL list goes in as its first argument. The server must already
 (compare_fetch.py's nginx, started by hand with its nginx.conf).
 
 usage: ab_fetch.py URL_LIST ROUNDS COMMAND [COMMAND ...]
-example: ab_fetch.py /tmp/osprey-bench/fetch/small.txt 41 "OLD/FetchOsprey --on-loop" "NEW/FetchOsprey --on-loop"
+example: ab_fetch.py /tmp/osprey-bench/fetch/small.txt 41 "OLD/FetchOsprey" "NEW/FetchOsprey"
 """
 import os, statistics, subprocess, sys
 

@@ -6,8 +6,6 @@ Starts nginx (Debian's nginx-light) on 127.0.0.1 serving 1000 files of about 50 
 about 5 MB, runs each client ROUNDS times interleaved (starting client rotating), reports
 the median wall time and peak memory (GNU time) and the ratios of Osprey and of the two
 references below to every other client, then stops nginx.
-Osprey runs twice: its callers' tasks on Swift's shared pool (as plain `Task`s and task
-groups do) and on the loader's event loop (`withTaskExecutorPreference(loader.executor)`).
 Two references in C run beside them, not peers but yardsticks: FetchLibcurlC (libcurl's multi
 interface with nothing around it, each body kept in memory as a loader must) and
 FetchRawSocket (six blocking keep-alive connections, bytes dropped: this machine's floor).
@@ -55,11 +53,10 @@ http {{ access_log off; sendfile on; keepalive_requests 100000;
 subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 time.sleep(0.5)
 
-ospreys = ["osprey, tasks on the loop", "osprey, tasks on the pool"]
+ospreys = ["osprey"]
 references = ["libcurl in C (reference)", "raw sockets in C (reference)"]
 clients = {
-    ospreys[0]: [os.path.join(build, "FetchOsprey"), url_list, "--on-loop"],
-    ospreys[1]: [os.path.join(build, "FetchOsprey"), url_list],
+    ospreys[0]: [os.path.join(build, "FetchOsprey"), url_list],
     references[0]: [os.path.join(build, "FetchLibcurlC"), url_list],
     references[1]: [os.path.join(build, "FetchRawSocket"), url_list],
     "curl": ["curl", "--silent", "--fail", "--parallel", "--parallel-max", "6", "--config", curl_config],

@@ -270,45 +270,8 @@ struct CurlDataLoaderLimitTests {
     }
 }
 
-/// The name of the thread running the caller (the loop's is "osprey.curl").
-func currentThreadName() -> String {
-    let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-    return comm.trimmingCharacters(in: .newlines)
-}
-
-@Suite("CurlDataLoader's loop as a task executor", .timeLimit(.minutes(1)))
-struct CurlDataLoaderExecutorTests {
-    @Test func tasksThatPreferTheLoopRunOnItAndLoadAsOthersDo() async throws {
-        let h = try NetworkHarness()
-        let onLoop = try await withTaskExecutorPreference(h.loader.executor) {
-            try await withThrowingTaskGroup(of: (Data, String).self) { group in
-                for _ in 0..<12 { group.addTask { (try await h.load("/files/photo.jpg").data, currentThreadName()) } }
-                var results: [(Data, String)] = []
-                for try await result in group { results.append(result) }
-                return results
-            }
-        }
-        #expect(onLoop.count == 12 && onLoop.allSatisfy { $0.0 == NetworkHarness.body })
-        #expect(onLoop.allSatisfy { $0.1 == "osprey.curl" }, "\(Set(onLoop.map(\.1)))")
-        // Without the preference, callers resume on the shared pool, never on the loop.
-        _ = try await h.load("/files/photo.jpg")
-        #expect(currentThreadName() != "osprey.curl")
-        h.server.stop()
-    }
-
-    @Test func cancellingTasksOnTheLoopReturnsThemPromptly() async throws {
-        let h = try NetworkHarness(configuration: .init(maxConcurrentTransfers: 20, maxConnectionsPerHost: 20, transferTimeout: 600, stallTimeout: 600))
-        let tasks = (0..<20).map { _ in Task(executorPreference: h.loader.executor) { try await h.load("/stall/files/photo.jpg") } }
-        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(20))
-        while h.server.connections.opened < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(h.server.connections.opened == 20, "all 20 in flight")
-        let cancelled = ContinuousClock.now
-        for task in tasks { task.cancel() }
-        for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
-        let waited = ContinuousClock.now - cancelled
-        #expect(waited < Sanitizer.scaled(.seconds(2)), "returned within \(waited)")
-    }
-
+@Suite("CurlDataLoader's lifetime", .timeLimit(.minutes(1)))
+struct CurlDataLoaderLifetimeTests {
     @Test func aLoaderLetGoFreesItsLoopAndItsBodyMemory() async throws {
         let server = try TestHTTPServer()
         server.serve("photo.jpg", NetworkHarness.body)
@@ -320,26 +283,6 @@ struct CurlDataLoaderExecutorTests {
         let deadline = ContinuousClock.now + .seconds(5)
         while engine != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(engine == nil, "the engine (and its idle body blocks) freed")
-        server.stop()
-    }
-
-    @Test func theLoaderMayGoAwayOnItsOwnLoopAndItsTasksCarryOnElsewhere() async throws {
-        let server = try TestHTTPServer()
-        server.serve("photo.jpg", NetworkHarness.body)
-        let url = server.url("/files/photo.jpg")
-        let (body, before, after) = try await Task {
-            var loader: CurlDataLoader? = CurlDataLoader()
-            let executor = loader!.executor
-            return try await withTaskExecutorPreference(executor) {
-                let body = try await loader!.loadData(for: DataRequest(url: url)).data
-                let before = currentThreadName()
-                loader = nil  // the last reference, let go on the loop thread: no waiting for itself
-                try await Task.sleep(for: .milliseconds(20))  // resumed on the shared pool: the loop has ended
-                return (body, before, currentThreadName())
-            }
-        }.value
-        #expect(body == NetworkHarness.body)
-        #expect(before == "osprey.curl" && after != "osprey.curl", "\(before) then \(after)")
         server.stop()
     }
 }

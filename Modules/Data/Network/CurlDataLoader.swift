@@ -26,13 +26,6 @@ public final class CurlDataLoader: DataLoading {
 
     deinit { engine.shutdown() }
 
-    /// The loader's event-loop thread as a task executor. Tasks that prefer it
-    /// (`withTaskExecutorPreference(loader.executor)`, `group.addTask(executorPreference:)`)
-    /// run there between the loop's passes, so a finished transfer resumes its caller
-    /// without waking another thread. Meant for light work on the results (counting,
-    /// handing on); decoding there would hold up every transfer.
-    public var executor: any TaskExecutor { engine }
-
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         try await perform(request, sink: nil, progress: progress)
     }

@@ -5,21 +5,18 @@ import OspreyDomain
 
 /// The event loop: one thread drives every transfer through one curl multi handle.
 /// Requests and cancellations reach it through a locked queue and a wake-up call.
-final class TransferEngine: TaskExecutor, @unchecked Sendable {
+final class TransferEngine: @unchecked Sendable {
     private struct Inbox {
         var submitted: [Transfer] = []
         var cancelled: [Transfer] = []
-        /// Tasks that prefer the loop as their executor, to run after the loop's pass.
-        var jobs: [UnownedJob] = []
         var stopping = false
-        /// The loop has ended: jobs go to the shared pool.
+        /// The loop has ended: nothing more is posted.
         var loopEnded = false
         /// The loop's thread, once it runs.
         var loopThread: pthread_t?
         /// The caller runs on the loop's thread.
         var isOnLoopThread: Bool { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        /// A wake-up is on its way to the loop (or the loop is running jobs and will look
-        /// again before it sleeps): later posts need not send another.
+        /// A wake-up is on its way to the loop: later posts need not send another.
         var wakePending = false
     }
 
@@ -49,7 +46,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         osp_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         // The thread keeps the engine until its loop ends, so the loader may go away on
-        // the loop thread itself (in a task that prefers it). The engine does not keep the
+        // the loop thread itself (in a progress callback). The engine does not keep the
         // thread: Foundation's `Thread` holds on to its closure, which would make a cycle.
         let thread = Thread { self.run() }
         thread.name = "osprey.curl"
@@ -83,41 +80,13 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
         return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects).result().get()
     }
 
-    /// Runs a task's job on the loop thread, after the loop's current pass; on the shared
-    /// pool once the loop has ended.
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        if !post({ $0.jobs.append(job) }) { globalConcurrentExecutor.enqueue(job) }
-    }
-
-    /// Runs the jobs of tasks that prefer the loop, and those they enqueue in turn (a child
-    /// task's result resumes its parent), until none is left; true when a submission, a
-    /// cancellation or the stop came in meanwhile. While jobs run, posts send no wake-up
-    /// (the loop looks again before it sleeps). A pass with no jobs takes the lock once.
-    private func runJobs() -> Bool {
-        let executor = asUnownedTaskExecutor()
-        var ranJobs = false
-        while true {
-            let (jobs, posted) = inbox.withLock { inbox in
-                defer { inbox.jobs = [] }
-                if !inbox.jobs.isEmpty { inbox.wakePending = true } else if ranJobs { inbox.wakePending = false }
-                return (inbox.jobs, !inbox.submitted.isEmpty || !inbox.cancelled.isEmpty || inbox.stopping)
-            }
-            if jobs.isEmpty { return posted }
-            for job in jobs { job.runSynchronously(on: executor) }
-            ranJobs = true
-        }
-    }
-
     /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
     /// a thousand requests handed over at once cost one wake-up, not a thousand. False, and
     /// nothing changed, once the loop has ended. The wake-up is sent under the lock, so the
     /// loop cannot end and free its multi handle in between.
     ///
-    /// A post from the loop's own thread (a caller resumed there, or a task running there
-    /// between passes) sends none: the loop reads the inbox again before it sleeps. Each
-    /// wake-up is a system call and a pass that finds nothing to do; with tasks on the loop,
-    /// 1000 transfers sent 300 of them.
+    /// A post from the loop's own thread (a progress callback's) sends none: the loop reads
+    /// the inbox again before it sleeps.
     @discardableResult
     private func post(_ change: (inout Inbox) -> Void) -> Bool {
         inbox.withLock { inbox in
@@ -149,12 +118,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
                 while let transfer = waiting.popFirst() { deliver(transfer, .failure(CancellationError())) }
                 for easy in idleHandles { curl_easy_cleanup(easy) }
                 resumeCallers()
-                // Tasks that prefer the loop run on the shared pool from now on.
-                let jobs = inbox.withLock { inbox in
-                    defer { inbox.jobs = []; inbox.loopEnded = true }
-                    return inbox.jobs
-                }
-                for job in jobs { globalConcurrentExecutor.enqueue(job) }
+                inbox.withLock { $0.loopEnded = true }
                 curl_multi_cleanup(multi)
                 curl_slist_free_all(defaultHeaders)
                 stopped.signal()
@@ -176,8 +140,7 @@ final class TransferEngine: TaskExecutor, @unchecked Sendable {
             let refilled = startWaiting()
             abortStalledTransfers()
             resumeCallers()
-            let posted = runJobs()
-            if !refilled && !posted { curl_multi_poll(multi, nil, 0, 100, nil) }
+            if !refilled { curl_multi_poll(multi, nil, 0, 100, nil) }
         }
     }
 
