@@ -324,7 +324,7 @@ struct BodyBufferPoolTests {
     @Test func aLargeBodyArrivesWholeInPiecesOfAnySizeAndAlignment() {
         let pool = BodyBufferPool(idleLimit: 0)
         let buffer = BodyBuffer(pool: pool)
-        buffer.reserve(3_000_000)  // a mapped block: filled with streaming stores
+        buffer.reserve(3_000_000)  // a mapped block
         let bytes = DataCachingContract.bytes(3_000_000, seed: 9)
         var generator = SeededGenerator(seed: 4)
         var start = 0

@@ -22,15 +22,7 @@ CURLcode osp_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value);
 
 CURLMcode osp_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
-/// curl_global_init with an allocator that keeps libcurl's freed receive buffers for the
-/// next transfer (see curl_shims.c).
-CURLcode osp_curl_global_init(void);
-
 /// Names the calling thread (at most 15 characters), as top -H, perf and debuggers show it.
 void osp_name_current_thread(const char *name);
-
-/// memcpy with non-temporal stores on x86-64 (the bytes go to memory without being read
-/// into the cache first); plain memcpy elsewhere. Any alignment and length.
-void osp_copy_streaming(void *destination, const void *source, size_t count);
 
 #endif

@@ -1,4 +1,3 @@
-import CCurlShims
 import Foundation
 
 /// One response's body as it arrives, in a block from the pool, growing by doubling.
@@ -26,14 +25,7 @@ final class BodyBuffer {
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > (block?.capacity ?? 0) { reserve(max(count + bytes.count, (block?.capacity ?? 0) * 2)) }
-        // Into a large block with non-temporal stores: a large body outgrows the caches anyway,
-        // and plain stores would first read every line they write from memory (the copy of
-        // 20 bodies of 5 MB took half the time; see Docs/BENCHMARKS.md).
-        if block!.capacity >= BodyBufferPool.mappedClass {
-            osp_copy_streaming(block!.pointer.advanced(by: count), base, bytes.count)
-        } else {
-            block!.pointer.advanced(by: count).copyMemory(from: base, byteCount: bytes.count)
-        }
+        block!.pointer.advanced(by: count).copyMemory(from: base, byteCount: bytes.count)
         count += bytes.count
     }
 

@@ -53,9 +53,8 @@ final class TransferEngine: @unchecked Sendable {
         thread.start()
     }
 
-    /// curl_global_init once per process, before any handle (with an allocator that keeps
-    /// libcurl's per-transfer receive buffer warm for the next transfer).
-    private static let globalInit: Void = { _ = osp_curl_global_init() }()
+    /// curl_global_init once per process, before any handle.
+    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Stops the loop, failing what is still running, and waits for the thread to end
     /// (unless called on that thread, which ends when its current pass is over).
