@@ -18,6 +18,10 @@ BENCH_ROUNDS ?= 7
 
 .PHONY: help setup build test test-tsan test-asan demo bench docs fuzz clean
 
+# Release executables carry Swift's runtime and Foundation inside them, as Swift servers are
+# deployed: a process starts in two thirds of the time and memory (Docs/BENCHMARKS.md).
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
+
 # libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS by `make fuzz`.
 FUZZ_SECONDS ?= 60
 
@@ -39,14 +43,15 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
 
-build: setup ## Build everything in release mode; the CLI lands at .build/release/osprey
-	$(SWIFT) build -c release
+build: setup ## Build the tools in release mode (Swift's runtime linked in); the CLI lands at .build/release/osprey
+	$(RELEASE_BUILD) --product osprey
+	$(RELEASE_BUILD) --product osprey-demo
 
 # The browser test drives headless Chromium (Debian's chromium), and the colour tests compare
 # with libvips (libvips-tools); only the tests need them.
 test: APT_PACKAGES += chromium libvips-tools
 test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
-	$(SWIFT) build -c release --product osprey
+	$(RELEASE_BUILD) --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
 	@# No internals in any module's public API (the symbol graphs hold public symbols only).
@@ -61,7 +66,7 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 
 
 demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
-	$(SWIFT) build -c release --product osprey-demo
+	$(RELEASE_BUILD) --product osprey-demo
 	.build/release/osprey-demo --host 127.0.0.1 --port $(DEMO_PORT)
 
 # The suite under the sanitizers, each in its own build folder so the normal build stays.
@@ -89,7 +94,7 @@ fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each fo
 bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl >/dev/null; }
-	$(SWIFT) build -c release --product osprey
+	$(RELEASE_BUILD) --product osprey
 	@# A stale build manifest would miss source files added to the root package since.
 	rm -f Benchmarks/.build/release.yaml
 	$(SWIFT) build -c release --package-path Benchmarks
@@ -107,7 +112,7 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
-	$(SWIFT) build -c release --product osprey-demo
+	$(RELEASE_BUILD) --product osprey-demo
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet
 
 clean: ## Remove build output

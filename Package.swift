@@ -57,7 +57,8 @@ let package = Package(
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         // libavif's and libheif's headers need no flags (libavif's pkg-config file adds a
-        // Windows-only -DAVIF_DLL, which SwiftPM would refuse with a warning).
+        // Windows-only -DAVIF_DLL, which SwiftPM would refuse with a warning). Headers only:
+        // CCodecLoader provides their functions.
         .systemLibrary(name: "CAVIF", path: "Modules/C/CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", path: "Modules/C/CHEIF", providers: [.apt(["libheif-dev"])]),
         // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
@@ -71,6 +72,15 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif")]
+        ),
+
+        // libavif and libheif opened on first use (dlopen), so a process that meets neither
+        // does not load them and their codecs; CAVIF and CHEIF give their headers only.
+        .target(
+            name: "CCodecLoader",
+            dependencies: ["CAVIF", "CHEIF"],
+            path: "Modules/C/CCodecLoader",
+            linkerSettings: [.linkedLibrary("dl")]
         ),
 
         // C wrappers for libcurl's variadic setopt and getinfo.
@@ -100,7 +110,7 @@ let package = Package(
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
         .target(
             name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", logging],
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CCodecLoader", logging],
             path: "Modules/Codec",
             swiftSettings: swiftSettings
         ),

@@ -10,10 +10,11 @@ struct CLITests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osprey")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -31,6 +32,20 @@ struct CLITests {
         let (status, output) = try Self.run(command + ["--help"])
         #expect(status == 0)
         #expect(output.contains("Example:") && output.contains("osprey " + command.joined(separator: " ")), "\(command)")
+    }
+
+    @Test func libavifAndLibheifAreLoadedOnlyForTheFilesThatNeedThem() throws {
+        // glibc's loader names every library it maps when LD_DEBUG=files.
+        let trace = ["LD_DEBUG": "files"]
+        let jpeg = try Self.run(["info", try Corpus.file("photos/jolla.jpg").path], environment: trace)
+        #expect(jpeg.status == 0)
+        #expect(jpeg.output.contains("file=libjpeg"), "the trace is there")
+        #expect(!jpeg.output.contains("file=libavif") && !jpeg.output.contains("file=libheif")
+                && !jpeg.output.contains("file=libdav1d") && !jpeg.output.contains("file=libde265"))
+        let avif = try Self.run(["info", try Corpus.file("avif/immich_10bit-HDR-P3-nclx.avif").path], environment: trace)
+        #expect(avif.status == 0)
+        #expect(avif.output.contains("file=libavif") && avif.output.contains("file=libdav1d"))
+        #expect(!avif.output.contains("file=libheif"))
     }
 
     @Test func completionScriptsComeFromTheArgumentParser() throws {

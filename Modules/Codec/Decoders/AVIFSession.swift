@@ -1,4 +1,5 @@
 import CAVIF
+import CCodecLoader
 import Foundation
 import OspreyDomain
 import OspreyPixels
@@ -28,6 +29,9 @@ struct AVIFSession: ~Copyable {
 
     /// Runs `body` with a session on `data` once the container is parsed and within `limits`.
     static func with<T>(_ data: Data, limits: DecodingLimits, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        guard osp_avif_available() != 0 else {
+            throw .unsupportedFormat(.avif, detail: "libavif cannot be loaded: \(String(cString: osp_avif_load_error()))")
+        }
         let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.avif, detail: "empty input")) }
             guard let decoder = avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "out of memory")) }

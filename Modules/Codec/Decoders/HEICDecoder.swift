@@ -1,4 +1,3 @@
-import CHEIF
 import Foundation
 import OspreyDomain
 import OspreyPixels

@@ -1,3 +1,4 @@
+import CCodecLoader
 import CHEIF
 import Foundation
 import OspreyDomain
@@ -20,6 +21,9 @@ struct HEIFSession: ~Copyable {
 
     /// Runs `body` with the primary image of `data`; the bytes stay pinned throughout.
     static func with<T>(_ data: Data, _ body: (borrowing Self) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        guard osp_heif_available() != 0 else {
+            throw .unsupportedFormat(.heic, detail: "libheif cannot be loaded: \(String(cString: osp_heif_load_error()))")
+        }
         let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return .failure(.corrupt(.heic, detail: "empty input")) }
             guard let context = heif_context_alloc() else { return .failure(.corrupt(.heic, detail: "out of memory")) }

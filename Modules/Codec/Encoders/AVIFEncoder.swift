@@ -1,4 +1,5 @@
 import CAVIF
+import CCodecLoader
 import Foundation
 import OspreyDomain
 import OspreyPixels
@@ -17,6 +18,9 @@ public struct AVIFEncoder: ImageEncoding {
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard options.format == .avif else { throw .unsupportedFormat(options.format) }
+        guard osp_avif_available() != 0 else {
+            throw .failed(.avif, detail: "libavif cannot be loaded: \(String(cString: osp_avif_load_error()))")
+        }
         let alpha = image.pixelFormat.hasAlpha
         let source = PixelConversion.converted(image, to: alpha ? .rgba8 : .rgb8)
         guard let avif = avifImageCreate(UInt32(source.width), UInt32(source.height), 8, AVIF_PIXEL_FORMAT_YUV420) else {
