@@ -12,7 +12,7 @@ enum InputReader {
                 let attributes = try FileManager.default.attributesOfItem(atPath: path)
                 return (attributes[.size] as? NSNumber)?.int64Value ?? 0
             } catch {
-                throw .unreadable(path: path, reason: Self.reason(error))
+                throw .unreadable(path: path, reason: fileErrorReason(error))
             }
         }
     }
@@ -33,7 +33,7 @@ enum InputReader {
                 defer { try? handle.close() }
                 return try handle.read(upToCount: count) ?? Data()
             } catch {
-                throw .unreadable(path: path, reason: Self.reason(error))
+                throw .unreadable(path: path, reason: fileErrorReason(error))
             }
         }
     }
@@ -44,21 +44,9 @@ enum InputReader {
         case .data(let data): return data
         case .file(let path):
             do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw .unreadable(path: path, reason: Self.reason(error))
+                throw .unreadable(path: path, reason: fileErrorReason(error))
             }
         }
-    }
-
-    /// A short reason for a file error: the POSIX message when there is one.
-    static func reason(_ error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        let nsError = error as NSError
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == NSFileNoSuchFileError {
-            return "No such file or directory"
-        }
-        return nsError.localizedDescription
     }
 
     /// The message of a failed C call whose errno is set.

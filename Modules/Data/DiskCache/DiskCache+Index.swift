@@ -34,7 +34,7 @@ extension DiskCache {
             try FileManager.default.createDirectory(at: paths.data, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: paths.temporaryFolder, withIntermediateDirectories: true)
         } catch {
-            throw DataCacheError.storageFailed(reason: reason(error))
+            throw DataCacheError.storageFailed(reason: fileErrorReason(error))
         }
         do {
             let db = try SQLiteDatabase(path: paths.index.path)
@@ -182,14 +182,6 @@ extension DiskCache {
 
     static func fileSize(_ url: URL) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
-    }
-
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return nsError.localizedDescription
     }
 }
 

@@ -115,7 +115,7 @@ public final class DiskCache: DataCaching {
                 try FileManager.default.moveItem(at: temporary, to: paths.file(name))
             } catch {
                 try? FileManager.default.removeItem(at: temporary)
-                throw DataCacheError.storageFailed(reason: Self.reason(error))
+                throw DataCacheError.storageFailed(reason: fileErrorReason(error))
             }
         }
         var staleFiles: [String] = []
