@@ -4,6 +4,8 @@ import OspreyDomain
 
 /// The exit statuses of `osprey`, from sysexits.h.
 enum ExitStatus {
+    /// A batch of which some inputs failed and the others were written.
+    static let partialFailure = ExitCode(1)
     static let usage = ExitCode(64)
     static let badData = ExitCode(65)
     static let cannotOpen = ExitCode(66)

@@ -11,7 +11,7 @@ struct OspreyCommand: AsyncParsableCommand {
             Osprey is an image loading and caching library for Swift on Linux. This tool \
             exposes it from the shell.
 
-            Exit statuses: 0 ok, 64 usage error, 65 bad image data, 66 cannot open input, \
+            Exit statuses: 0 ok, 1 some inputs of a batch failed (the others were written), 64 usage error, 65 bad image data, 66 cannot open input, \
             69 network or HTTP failure, 70 internal error, 73 cannot write output.
 
             Example:
