@@ -91,7 +91,7 @@ fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each fo
 	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
 
-bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
+bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
@@ -101,6 +101,10 @@ bench: setup ## Benchmarks against vipsthumbnail, Pillow, NSCache, curl, URLSess
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_colour_animation.py .build/release/osprey $(BENCH_WORK)/colour $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_avif_heic.py .build/release/osprey $(BENCH_WORK)/avif $(BENCH_ROUNDS)
+	@# A folder on both cores (issue 24), and what one process of the tool costs.
+	python3 Benchmarks/Scripts/compare_batch.py .build/release/osprey Benchmarks/.build/release $(BENCH_WORK)/batch 3
+	$(SWIFT) build -c release --package-path Benchmarks --product osprey
+	python3 Benchmarks/Scripts/compare_startup.py .build/release/osprey Benchmarks/.build/release/osprey $(CORPUS)/pngsuite/basn2c08.png 15
 	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
 	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
 	@# The download clients twice: as built above (Swift's runtime and Foundation loaded as shared

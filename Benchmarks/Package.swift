@@ -51,5 +51,7 @@ let package = Package(
         // References for the download comparison, in C: libcurl with nothing around it, and raw sockets.
         .executableTarget(name: "FetchLibcurlC", linkerSettings: [.linkedLibrary("curl")]),
         .executableTarget(name: "FetchRawSocket", linkerSettings: [.linkedLibrary("pthread")]),
+        // A reference for the batch comparison, in C: the codec libraries with nothing around them.
+        .executableTarget(name: "ThumbnailC", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
     ]
 )

@@ -11,6 +11,7 @@ usage: grid.py BENCH_BUILD_DIR WORK_DIR [ROUNDS]
 import json, os, shutil, statistics, subprocess, sys, time
 
 from measure import run_output
+from photos import make_photos
 
 build, work = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -21,27 +22,7 @@ driver = os.path.join(build, "GridBenchmark")
 W, H, COUNT = 4000, 3000, 100
 
 
-def make_photos():
-    """Distinct 4000x3000 photographs-alike: smooth colour fields, shapes and grain, per seed."""
-    from PIL import Image, ImageDraw, ImageFilter
-    import random
-    for i in range(COUNT):
-        path = os.path.join(root, f"photo-{i:03d}.jpg")
-        if os.path.exists(path):
-            continue
-        rng = random.Random(i)
-        small = Image.new("RGB", (W // 8, H // 8))
-        draw = ImageDraw.Draw(small)
-        for _ in range(40):
-            x, y = rng.randrange(W // 8), rng.randrange(H // 8)
-            r = rng.randrange(10, 160)
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
-        big = small.filter(ImageFilter.GaussianBlur(6)).resize((W, H), Image.BICUBIC)
-        grain = Image.effect_noise((W, H), 40).convert("RGB")
-        Image.blend(big, grain, 0.3).save(path, quality=90)
-
-
-make_photos()
+make_photos(root, COUNT, W, H)
 names = sorted(n for n in os.listdir(root) if n.endswith(".jpg"))[:COUNT]
 urls = [f"http://127.0.0.1:{port}/{n}" for n in names]
 url_list = os.path.join(work, "grid-urls.txt")

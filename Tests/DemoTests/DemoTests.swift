@@ -183,11 +183,13 @@ struct DemoTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0, "the README's examples failed:\n\(text)")
-        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png", "thumb.avif"] {
+        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png", "thumb.avif",
+                     "thumbs/photo_64x64.webp", "thumbs/photo_128x128.webp", "thumbs/spinner_64x64.webp", "thumbs/spinner_128x128.webp"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) written")
         }
         #expect(text.contains("\"tier\":\"network\"") && text.contains("\"completed\":2"))
         #expect(text.contains("frames: 12") && text.contains("loops: forever"), "the demo's animated sample")
+        #expect(text.contains("\"converted\":2") && text.contains("\"outputs\":4"), "one folder of thumbnails, two sizes each")
         let small = try ImageCodec().info(.file(path: work.appendingPathComponent("spinner-small.webp").path))
         #expect(small.frameCount == 12 && small.width == 120, "the resized animation keeps its frames")
     }

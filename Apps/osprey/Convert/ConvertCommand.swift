@@ -151,6 +151,7 @@ struct ConvertCommand: ParsableCommand {
         let sizes = size.isEmpty ? [nil] : size.map(\.size)
         let naming = OutputNaming(folder: output, pattern: name ?? (size.isEmpty ? "{name}.{ext}" : OutputNaming.defaultPattern),
                                   format: format.flatMap { Self.format(ofPath: "x." + $0) })
+        MemoryTuning.returnLargeBlocksToTheSystem()
         let files = OutputFiles()
         let interruptions = Self.removingUnfinishedFiles(of: files, on: [SIGINT, SIGTERM])
         let summary = BatchConverter(items: items, sizes: sizes, naming: naming, settings: settings, jobs: jobs,
