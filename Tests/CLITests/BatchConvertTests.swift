@@ -3,7 +3,8 @@ import OspreyTesting
 import Testing
 
 /// `osprey convert` over many inputs: folders, lists, several sizes, failures and interruption.
-@Suite("osprey convert over many images")
+// Serialized: each test blocks a thread of the shared pool while its child process runs.
+@Suite("osprey convert over many images", .serialized)
 struct BatchConvertTests {
     static var osprey: String { CLITests.executable.path }
     static let photos = ["photos/jolla.jpg", "photos/craft-beer.jpg", "exif-orientation/Portrait_6.jpg"]
