@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "Osprey", targets: ["Osprey"]),
         .executable(name: "osprey", targets: ["osprey"]),
         .executable(name: "osprey-demo", targets: ["osprey-demo"]),
+        .executable(name: "osprey-server", targets: ["osprey-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -161,6 +162,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Server — imgproxy's URL format, signatures, source policy, format negotiation.
+        .target(
+            name: "OspreyServer",
+            dependencies: ["OspreyDomain", "CCrypto", hummingbird],
+            path: "Modules/Server",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Apps
         .executableTarget(
             name: "osprey",
@@ -172,8 +181,15 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-demo",
-            dependencies: ["Osprey", "OspreyRedisCache", hummingbird, argumentParser],
+            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
             path: "Apps/osprey-demo",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "osprey-server",
+            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
+            path: "Apps/osprey-server",
             swiftSettings: swiftSettings
         ),
 
@@ -252,7 +268,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["osprey-demo", "osprey", "OspreyCodec", "OspreyTesting"],
+            dependencies: ["osprey-demo", "osprey-server", "osprey", "OspreyCodec", "OspreyServer", "OspreyTesting"],
             path: "Tests/DemoTests",
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Osprey
+import OspreyServer
 
 /// The demo's routes: the gallery page, `/thumb`, the four-cut card, the origin, and the
 /// cache buttons.
@@ -66,53 +67,33 @@ final class DemoServer: Sendable {
     func thumb(_ request: Request) async -> Response {
         let query = request.uri.queryParameters
         guard let text = query["url"].map(String.init), let url = URL(string: text) else {
-            return Self.text(.badRequest, "give ?url=…&w=…&h=…&mode=fit|fill")
+            return Answers.text(.badRequest, "give ?url=…&w=…&h=…&mode=fit|fill")
         }
         guard let w = query["w"].flatMap({ Int($0) }), let h = query["h"].flatMap({ Int($0) }),
               (1...Self.maxSide).contains(w), (1...Self.maxSide).contains(h) else {
-            return Self.text(.badRequest, "w and h must be whole numbers from 1 to \(Self.maxSide)")
+            return Answers.text(.badRequest, "w and h must be whole numbers from 1 to \(Self.maxSide)")
         }
         guard let mode = ContentMode(rawValue: query["mode"].map(String.init) ?? "fill") else {
-            return Self.text(.badRequest, "mode must be fit or fill")
+            return Answers.text(.badRequest, "mode must be fit or fill")
         }
-        if let refusal = policy.refusal(for: url) { return Self.text(.forbidden, "refused: \(refusal)") }
+        if let refusal = policy.refusal(for: url) { return Answers.text(.forbidden, "refused: \(refusal)") }
         let response: ImageResponse
         do {
             response = try await pipeline.image(for: Self.thumbRequest(url, size: PixelSize(width: w, height: h), mode: mode))
         } catch {
-            return Self.failure(error)
+            return Answers.failure(error)
         }
         record(response.tier)
         let options = StorageFormat.auto.options(for: response.image)
         guard let bytes = try? ImageCodec().encode(response.image, options: options) else {
-            return Self.text(.internalServerError, "could not encode the thumbnail")
+            return Answers.text(.internalServerError, "could not encode the thumbnail")
         }
-        let etag = "\"\(Self.fingerprint(bytes))\""
+        let etag = "\"\(Answers.fingerprint(bytes))\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=86400"]
         headers[.init("X-Osprey-Tier")!] = response.tier.rawValue
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = options.format == .png ? "image/png" : "image/jpeg"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    /// FNV-1a over the bytes: a stable validator for the encoded thumbnail.
-    static func fingerprint(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
-    }
-
-    static func failure(_ error: any Error) -> Response {
-        switch error as? ImagePipeline.Error {
-        case .dataLoadingFailed?: text(.badGateway, "the origin failed: \(error)")
-        case .decodingFailed?, .processingFailed?: text(.unprocessableContent, "not a usable image: \(error)")
-        default: text(.internalServerError, "\(error)")
-        }
-    }
-
-    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 
     // MARK: The four-cut card
@@ -129,7 +110,7 @@ final class DemoServer: Sendable {
 
     func fourCut(_ request: Request) async -> Response {
         let size = request.uri.queryParameters["size"].flatMap { Int($0) }.flatMap { Self.sizes.contains($0) ? $0 : nil } ?? 200
-        guard let requests = cardRequests(size: size) else { return Self.text(.notFound, "the origin has no frame and four photos") }
+        guard let requests = cardRequests(size: size) else { return Answers.text(.notFound, "the origin has no frame and four photos") }
         do {
             let images = try await ImageBatchLoader(provider: pipeline).loadAll(requests).map(\.image)
             let card = try Collage.compose(frame: images[0], photos: Array(images.dropFirst()))
@@ -137,14 +118,14 @@ final class DemoServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         } catch {
-            return Self.failure(error)
+            return Answers.failure(error)
         }
     }
 
     // MARK: The origin
 
     func originIndex() throws -> Response {
-        guard origin.folder != nil else { return Self.text(.notFound, "this demo has an upstream origin") }
+        guard origin.folder != nil else { return Answers.text(.notFound, "this demo has an upstream origin") }
         let json = try JSONEncoder().encode(origin.names)
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
@@ -152,9 +133,9 @@ final class DemoServer: Sendable {
     func originFile(_ name: String, request: Request) -> Response {
         guard let folder = origin.folder, origin.names.contains(name),
               let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-            return Self.text(.notFound, "no such image")
+            return Answers.text(.notFound, "no such image")
         }
-        let etag = "\"\(Self.fingerprint(data))\""
+        let etag = "\"\(Answers.fingerprint(data))\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "max-age=3600", .lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         let type = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"]

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyServer
 
 /// Which URLs `/thumb` may fetch: only the demo's own origin (or its upstream), matched
 /// exactly by scheme, host and port, plus origins its configuration lists. A caller can
@@ -22,26 +23,7 @@ struct OriginPolicy: Sendable {
     func refusal(for url: URL) -> String? {
         guard let origin = Self.origin(of: url) else { return "only http and https URLs can be fetched" }
         if allowed.contains(origin) { return nil }
-        if let host = url.host, Self.isPrivate(host) { return "\(host) is a loopback, link-local or private address" }
+        if let host = url.host, SourcePolicy.isPrivate(host) { return "\(host) is a loopback, link-local or private address" }
         return "\(origin) is not an allowed origin"
-    }
-
-    /// Loopback, link-local, private and unspecified addresses, and `localhost`.
-    static func isPrivate(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if host == "localhost" || host.hasSuffix(".localhost") { return true }
-        let parts = host.split(separator: ".").compactMap { UInt8($0) }
-        if parts.count == 4 {
-            switch (parts[0], parts[1]) {
-            case (127, _), (10, _), (0, _), (169, 254), (192, 168): return true
-            case (172, 16...31), (100, 64...127): return true
-            default: return false
-            }
-        }
-        if host.contains(":") {  // IPv6
-            return host == "::1" || host == "::" || host.hasPrefix("fe8") || host.hasPrefix("fe9") || host.hasPrefix("fea")
-                || host.hasPrefix("feb") || host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("::ffff:")
-        }
-        return false
     }
 }

@@ -3,7 +3,8 @@ import OspreyCodec
 import OspreyTesting
 import Testing
 
-/// The built `osprey-demo`, started on a free port with its own folders, stopped with SIGTERM.
+/// The built `osprey-demo` (or `osprey-server`), started on a free port with its own folders,
+/// stopped with SIGTERM.
 final class DemoProcess {
     let port: Int
     let folder: URL
@@ -14,11 +15,12 @@ final class DemoProcess {
 
     /// Starts the demo on `port`, or on a free port: if a port found free is taken before
     /// the demo binds it (the demo then exits), on another, up to five times.
-    static func start(port: Int? = nil, arguments: [String] = []) throws -> DemoProcess {
-        if let port { return try DemoProcess(port: port, arguments: arguments).ready() }
+    static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-demo",
+                      readyPath: String = "/stats.json") throws -> DemoProcess {
+        if let port { return try DemoProcess(port: port, arguments: arguments, executable: executable, readyPath: readyPath).ready() }
         var attempts = 0
         while true {
-            let demo = try DemoProcess(port: LoopbackPort.free(), arguments: arguments)
+            let demo = try DemoProcess(port: LoopbackPort.free(), arguments: arguments, executable: executable, readyPath: readyPath)
             if demo.started || demo.process.isRunning || attempts == 4 { return try demo.ready() }
             attempts += 1
         }
@@ -27,13 +29,13 @@ final class DemoProcess {
     /// Whether the demo answered (rather than exiting or running past its deadline).
     private var started = false
 
-    private init(port: Int, arguments: [String]) throws {
+    private init(port: Int, arguments: [String], executable: String, readyPath: String) throws {
         self.port = port
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("demo.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = Self.buildFolder.appendingPathComponent("osprey-demo")
+        process.executableURL = Self.buildFolder.appendingPathComponent(executable)
         process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
@@ -43,7 +45,7 @@ final class DemoProcess {
         process.standardError = handle
         try process.run()
         let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
-        while (try? get("/stats.json")) == nil {
+        while (try? get(readyPath)) == nil {
             guard process.isRunning, ContinuousClock.now < deadline else { return }
             Thread.sleep(forTimeInterval: 0.2)
         }

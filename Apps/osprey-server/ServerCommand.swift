@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Osprey
+import OspreyRedisCache
+import OspreyServer
+
+/// `osprey-server`: thumbnails of remote images behind imgproxy-style URLs.
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "osprey-server",
+        abstract: "An image server speaking imgproxy's URL format, with Osprey's caches behind it.",
+        discussion: """
+            Every option also reads an environment variable, OSPREY_ and its name in capitals \
+            (OSPREY_KEY, OSPREY_SALT, OSPREY_ALLOW_ORIGIN…); repeatable ones take several values \
+            separated by commas. SIGINT or SIGTERM stops accepting and finishes what is in flight.
+
+            Example:
+              osprey-server --port 8080 --key 943b421c9eb07c83 --salt 520f986b998545b4 \\
+                --allow-origin https://images.example.com/
+            """
+    )
+
+    @Option(help: "The address to listen on.") var host: String?
+    @Option(help: "The port (default 8080).") var port: Int?
+    @Option(help: "A signing key in hex; repeat with --salt, in pairs, while keys rotate.") var key: [String] = []
+    @Option(help: "A signing salt in hex, paired with the --key of the same position.") var salt: [String] = []
+    @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
+    @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature.") var allowUnsigned = false
+    @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-server).") var cacheDir: String?
+    @Option(help: "The memory cache's limit in megabytes (default 256).") var memoryLimit: Int?
+    @Option(help: "The disk cache's limit in megabytes (default 2048).") var diskLimit: Int?
+    @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
+    @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
+    @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
+    @Option(help: "A cache shared by a fleet: redis://HOST[:PORT][/DB].") var sharedCache: String?
+
+    /// The flag's value, else its OSPREY_ variable's.
+    static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment["OSPREY_" + name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func list(_ values: [String], _ name: String) -> [String] {
+        values.isEmpty ? (environment(name)?.split(separator: ",").map(String.init) ?? []) : values
+    }
+
+    func run() async throws {
+        let host = host ?? Self.environment("HOST") ?? "127.0.0.1"
+        let port = port ?? Self.environment("PORT").flatMap(Int.init) ?? 8080
+        let keys: SigningKeys
+        do {
+            keys = try SigningKeys(hexKeys: Self.list(key, "KEY"), hexSalts: Self.list(salt, "SALT"))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let allowUnsigned = allowUnsigned || Self.environment("ALLOW_UNSIGNED") == "1"
+        guard !keys.pairs.isEmpty || allowUnsigned else {
+            throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
+        }
+        let cacheFolder = (cacheDir ?? Self.environment("CACHE_DIR")).map { URL(fileURLWithPath: $0) }
+            ?? DiskCache.Configuration.defaultDirectory.deletingLastPathComponent().appendingPathComponent("osprey-server")
+        let memoryMB = memoryLimit ?? Self.environment("MEMORY_LIMIT").flatMap(Int.init) ?? 256
+        let diskMB = diskLimit ?? Self.environment("DISK_LIMIT").flatMap(Int.init) ?? 2048
+        var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskMB * 1_000_000, memoryLimit: memoryMB * 1_000_000)
+        configuration.network.maxRedirects = 3
+        if let shared = sharedCache ?? Self.environment("SHARED_CACHE") {
+            configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
+        }
+        let parts = try configuration.makeParts()
+        let server = ThumbnailServer(
+            pipeline: parts.pipeline, keys: keys, allowUnsigned: allowUnsigned,
+            policy: SourcePolicy(allowedPrefixes: Self.list(allowOrigin, "ALLOW_ORIGIN")),
+            negotiation: FormatNegotiation(offersAVIF: avif || Self.environment("AVIF") == "1"),
+            maxQueue: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64,
+            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000)
+        let app = Application(router: server.router(), configuration: .init(address: .hostname(host, port: port)),
+                              onServerRunning: { _ in print("osprey-server: listening on http://\(host):\(port)/") })
+        try await app.runService()
+        parts.disk?.close()
+        print("osprey-server: stopped")
+    }
+}

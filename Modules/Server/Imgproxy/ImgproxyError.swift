@@ -1,0 +1,27 @@
+/// Why an imgproxy-style URL is refused, with the HTTP status that says so.
+package enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path is not `/{signature}/{options…}/{source}`.
+    case malformed(String)
+    /// An option Osprey does not support, or one with arguments it cannot use.
+    case unsupported(String)
+    /// The signature does not match any configured key and salt.
+    case badSignature
+    /// `insecure` or `_` in place of a signature, and the server requires signed URLs.
+    case unsigned
+
+    package var status: Int {
+        switch self {
+        case .malformed, .unsupported: 400
+        case .badSignature, .unsigned: 403
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .malformed(let reason): "malformed URL: \(reason)"
+        case .unsupported(let reason): "unsupported: \(reason)"
+        case .badSignature: "the signature does not match"
+        case .unsigned: "unsigned URLs are not allowed"
+        }
+    }
+}

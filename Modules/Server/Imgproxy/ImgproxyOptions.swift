@@ -1,0 +1,106 @@
+import OspreyDomain
+
+/// The processing options of an imgproxy URL that Osprey carries out.
+package struct ImgproxyOptions: Hashable, Sendable {
+    package enum ResizingType: String, Sendable {
+        case fit, fill, auto
+    }
+
+    package var resizingType: ResizingType = .fit
+    /// 0: follows from the other side (or the source's when both are 0).
+    package var width = 0
+    package var height = 0
+    /// Quality 1…100; `nil` for the server's default.
+    package var quality: Int?
+    /// The format asked for by `f:` or the URL's extension; `nil` to negotiate by `Accept`.
+    package var format: ImageFormat?
+    /// Gaussian blur sigma; `nil` for none.
+    package var blur: Double?
+
+    package init() {}
+
+    /// Applies one `name:arg:arg…` segment.
+    mutating func apply(_ segment: Substring) throws(ImgproxyError) {
+        let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0], args = Array(parts.dropFirst())
+        switch name {
+        case "rs", "resize":
+            if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
+            try applySize(Array(args.dropFirst()), option: name)
+        case "s", "size":
+            try applySize(args, option: name)
+        case "rt", "resizing_type":
+            resizingType = try Self.resizingType(try Self.single(args, name))
+        case "w", "width":
+            width = try Self.dimension(try Self.single(args, name), name)
+        case "h", "height":
+            height = try Self.dimension(try Self.single(args, name), name)
+        case "el", "enlarge":
+            try Self.requireNoEnlarge(try Self.single(args, name))
+        case "g", "gravity":
+            // The centre is what Osprey's fill crops; other gravities are not carried out yet.
+            guard let type = args.first, type == "ce" || type.isEmpty, args.dropFirst().allSatisfy({ $0.isEmpty || $0 == "0" }) else {
+                throw .unsupported("gravity \(args.joined(separator: ":")) (only ce)")
+            }
+        case "q", "quality":
+            guard let q = Int(try Self.single(args, name)), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
+            quality = q == 0 ? nil : q
+        case "f", "format", "ext":
+            format = try Self.format(try Self.single(args, name))
+        case "bl", "blur":
+            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("blur must be 0…100") }
+            blur = sigma > 0 ? sigma : nil
+        case "ar", "auto_rotate":
+            // EXIF orientation is always applied.
+            _ = try Self.bool(try Self.single(args, name))
+        default:
+            throw .unsupported("option \(name)")
+        }
+    }
+
+    private mutating func applySize(_ args: [String], option: String) throws(ImgproxyError) {
+        if args.count > 0, !args[0].isEmpty { width = try Self.dimension(args[0], option) }
+        if args.count > 1, !args[1].isEmpty { height = try Self.dimension(args[1], option) }
+        if args.count > 2, !args[2].isEmpty { try Self.requireNoEnlarge(args[2]) }
+        if args.count > 3, !args[3].isEmpty, try Self.bool(args[3]) { throw .unsupported("extend") }
+        if args.count > 4 { throw .malformed("too many arguments to \(option)") }
+    }
+
+    private static func single(_ args: [String], _ option: String) throws(ImgproxyError) -> String {
+        guard args.count == 1 else { throw .malformed("\(option) takes one argument") }
+        return args[0]
+    }
+
+    private static func resizingType(_ text: String) throws(ImgproxyError) -> ResizingType {
+        guard let type = ResizingType(rawValue: text) else { throw .unsupported("resizing type \(text)") }
+        return type
+    }
+
+    private static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
+        guard let value = Int(text), (0...16384).contains(value) else { throw .malformed("\(option): sizes are 0…16384") }
+        return value
+    }
+
+    static func bool(_ text: String) throws(ImgproxyError) -> Bool {
+        switch text {
+        case "1", "t", "true": return true
+        case "0", "f", "false": return false
+        default: throw .malformed("\(text) is not a boolean")
+        }
+    }
+
+    /// Osprey never enlarges an image (as imgproxy's default).
+    private static func requireNoEnlarge(_ text: String) throws(ImgproxyError) {
+        if try bool(text) { throw .unsupported("enlarge") }
+    }
+
+    static func format(_ text: String) throws(ImgproxyError) -> ImageFormat {
+        switch text.lowercased() {
+        case "jpg", "jpeg": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        case "avif": return .avif
+        default: throw .unsupported("format \(text)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import OspreyDomain
+
+/// A request path in imgproxy's format, parsed:
+/// `/{signature}/{options…}/{base64url source}[.{extension}]` or
+/// `/{signature}/{options…}/plain/{percent-encoded source}[@{extension}]`.
+package struct ImgproxyPath: Sendable {
+    package let signature: String
+    /// What the signature covers: the path from the slash after the signature.
+    package let signedPart: String
+    package let options: ImgproxyOptions
+    package let source: URL
+
+    /// Parses `path` (as received, percent-encoding kept).
+    package init(_ path: String) throws(ImgproxyError) {
+        let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
+        guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
+        signature = String(trimmed[..<slash])
+        signedPart = String(trimmed[slash...])
+        let segments = trimmed[trimmed.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        var options = ImgproxyOptions()
+        var index = 0
+        while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
+            try options.apply(segments[index])
+            index += 1
+        }
+        guard index < segments.count else { throw .malformed("no source") }
+        var sourceText: String
+        if segments[index] == "plain" {
+            var plain = segments[(index + 1)...].joined(separator: "/")
+            if let at = plain.lastIndex(of: "@") {
+                options.format = try ImgproxyOptions.format(String(plain[plain.index(after: at)...]))
+                plain = String(plain[..<at])
+            }
+            guard let decoded = plain.removingPercentEncoding else { throw .malformed("bad percent-encoding") }
+            sourceText = decoded
+        } else {
+            var encoded = segments[index...].joined()
+            if let dot = encoded.lastIndex(of: ".") {
+                options.format = try ImgproxyOptions.format(String(encoded[encoded.index(after: dot)...]))
+                encoded = String(encoded[..<dot])
+            }
+            guard let decoded = Self.base64URLDecoded(encoded) else { throw .malformed("the source is not base64url") }
+            sourceText = decoded
+        }
+        guard let url = URL(string: sourceText), url.scheme != nil, url.host != nil else {
+            throw .malformed("the source is not an absolute URL")
+        }
+        self.options = options
+        source = url
+    }
+
+    /// `insecure` and `_` stand for no signature.
+    package var isUnsigned: Bool { signature == "insecure" || signature == "_" }
+
+    private static func base64URLDecoded(_ text: String) -> String? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

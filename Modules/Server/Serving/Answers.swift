@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import OspreyDomain
+
+/// The answers the servers share: short text for errors, the status a pipeline failure
+/// maps to, and the validator of an encoded image.
+package enum Answers {
+    package static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+
+    /// 502 when the source failed, 422 when its bytes are not a usable image, else 500.
+    package static func failure(_ error: any Error) -> Response {
+        switch error as? ImagePipeline.Error {
+        case .dataLoadingFailed?: text(.badGateway, "the source failed: \(error)")
+        case .decodingFailed?, .processingFailed?: text(.unprocessableContent, "not a usable image: \(error)")
+        default: text(.internalServerError, "\(error)")
+        }
+    }
+
+    /// FNV-1a over the bytes: a stable validator for an encoded answer.
+    package static func fingerprint(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+}

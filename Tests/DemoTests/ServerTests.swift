@@ -1,0 +1,149 @@
+import Foundation
+import OspreyCodec
+import OspreyServer
+import OspreyTesting
+import Testing
+
+/// `osprey-server` answering URLs built by imgproxy's own URL builder (the `imgproxy` package
+/// from PyPI), against an origin on loopback.
+@Suite("osprey-server")
+struct ServerTests {
+    static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+    static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+    /// The pair before a rotation, still accepted beside the new one.
+    static let oldKey = "6f6c642d6b6579", oldSalt = "6f6c642d73616c74"
+
+    /// One URL for the builder to make.
+    struct Spec: Codable {
+        var url: String
+        var key: String? = ServerTests.key
+        var salt: String? = ServerTests.salt
+        var resizingType = "fit"
+        var width = 0
+        var height = 0
+        var gravity = "ce"
+        var enlarge = false
+        var extension_ = ""
+        var advanced: [String] = []
+    }
+
+    /// The paths imgproxy's URL builder makes for `specs`.
+    static func paths(_ specs: [Spec]) throws -> [String] {
+        let script = """
+            import json, sys
+            from imgproxy import ImgProxy
+            for s in json.load(sys.stdin):
+                print(ImgProxy(s["url"], key=s.get("key"), salt=s.get("salt"), resizing_type=s["resizingType"], width=s["width"],
+                               height=s["height"], gravity=s["gravity"], enlarge=s["enlarge"], extension=s["extension_"],
+                               advanced=s["advanced"])())
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        python.standardInput = input
+        python.standardOutput = output
+        try python.run()
+        input.fileHandleForWriting.write(try JSONEncoder().encode(specs))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0, "the imgproxy package is installed (make setup)")
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    static func origin() throws -> TestHTTPServer {
+        let origin = try TestHTTPServer()
+        origin.serve("photo.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
+        origin.serve("alpha.png", try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png")), contentType: "image/png")
+        return origin
+    }
+
+    static func server(_ origin: TestHTTPServer, _ extra: [String] = []) throws -> DemoProcess {
+        try DemoProcess.start(arguments: ["--key", key, "--salt", salt, "--key", oldKey, "--salt", oldSalt,
+                                          "--allow-origin", origin.url("/").absoluteString] + extra,
+                              executable: "osprey-server", readyPath: "/health")
+    }
+
+    static func size(_ body: Data) throws -> (Int, Int) {
+        let info = try ImageCodec().info(.data(body))
+        return (info.width, info.height)
+    }
+
+    @Test func sizesCropsFormatsAndSignaturesFromImgproxysBuilder() throws {
+        let origin = try Self.origin()
+        let server = try Self.server(origin)
+        defer { #expect(server.stop() == 0) }
+        let photo = origin.url("/files/photo.jpg").absoluteString
+        let paths = try Self.paths([
+            Spec(url: photo, width: 200, height: 200, extension_: "jpg"),
+            Spec(url: photo, resizingType: "fill", width: 120, height: 80, extension_: "png"),
+            Spec(url: photo, width: 100, advanced: ["f:webp", "q:60", "bl:2"]),
+            Spec(url: photo, key: Self.oldKey, salt: Self.oldSalt, width: 64, height: 64, extension_: "jpg"),
+            Spec(url: photo, key: "00112233", salt: Self.salt, width: 64, height: 64),
+            Spec(url: photo, key: nil, salt: nil, width: 64, height: 64),
+            Spec(url: photo, width: 64, height: 64, advanced: ["pd:10"]),
+            Spec(url: photo, resizingType: "fill", width: 64, height: 64, enlarge: true),
+        ])
+        let fit = try server.get(paths[0])
+        #expect(fit.status == 200 && fit.headers.contains("content-type: image/jpeg"))
+        let fitSize = try Self.size(fit.body)
+        #expect(max(fitSize.0, fitSize.1) == 200 && min(fitSize.0, fitSize.1) < 200, "\(fitSize)")
+        let fill = try server.get(paths[1])
+        #expect(fill.status == 200 && fill.headers.contains("content-type: image/png"))
+        #expect(try Self.size(fill.body) == (120, 80))
+        let webp = try server.get(paths[2])
+        #expect(webp.status == 200 && webp.headers.contains("content-type: image/webp"))
+        #expect(try Self.size(webp.body).0 == 100)
+        #expect(try server.get(paths[3]).status == 200, "the key before a rotation still signs")
+        #expect(try server.get(paths[4]).status == 403, "a wrong key")
+        #expect(try server.get(paths[5]).status == 403, "unsigned, and the server was not started to allow it")
+        let padding = try server.get(paths[6])
+        #expect(padding.status == 400 && String(decoding: padding.body, as: UTF8.self).contains("pd"))
+        #expect(try server.get(paths[7]).status == 400, "enlarging is not done")
+        #expect(origin.hits("/files/photo.jpg") == 1, "one download for every size")
+    }
+
+    @Test func theFormatFollowsAcceptAndAConditionalRequestGets304() throws {
+        let origin = try Self.origin()
+        let server = try Self.server(origin, ["--avif"])
+        defer { #expect(server.stop() == 0) }
+        let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 96, height: 96),
+                                    Spec(url: origin.url("/files/alpha.png").absoluteString, width: 16, height: 16)])
+        let avif = try server.get(paths[0], headers: ["Accept: image/avif,image/webp,*/*"])
+        #expect(avif.headers.contains("content-type: image/avif") && avif.headers.contains("vary: accept"))
+        #expect(try server.get(paths[0], headers: ["Accept: image/webp,*/*"]).headers.contains("content-type: image/webp"))
+        let jpeg = try server.get(paths[0], headers: ["Accept: */*"])
+        #expect(jpeg.headers.contains("content-type: image/jpeg"))
+        #expect(jpeg.headers.contains("cache-control: public, max-age="))
+        #expect(try server.get(paths[1], headers: ["Accept: */*"]).headers.contains("content-type: image/png"), "alpha kept")
+        let etag = try #require(jpeg.headers.split(separator: "\r\n").first { $0.hasPrefix("etag:") }?.dropFirst(5)
+            .trimmingCharacters(in: .whitespaces))
+        let again = try server.get(paths[0], headers: ["Accept: */*", "If-None-Match: \(etag)"])
+        #expect(again.status == 304 && again.body.isEmpty)
+    }
+
+    @Test func sourcesOutsideTheAllowListAndPrivateAddressesAreRefused() throws {
+        let origin = try Self.origin()
+        let open = try DemoProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
+        defer { #expect(open.stop() == 0) }
+        let unsigned = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, key: nil, salt: nil, width: 32, height: 32)])
+        let loopback = try open.get(unsigned[0])
+        #expect(loopback.status == 403 && String(decoding: loopback.body, as: UTF8.self).contains("private"))
+        let allowed = try Self.server(origin)
+        defer { #expect(allowed.stop() == 0) }
+        let elsewhere = try Self.paths([Spec(url: "http://127.0.0.2:1/elsewhere.jpg", width: 32, height: 32)])
+        #expect(try allowed.get(elsewhere[0]).status == 403)
+    }
+
+    @Test func pathsParseAsImgproxyReadsThem() throws {
+        let plain = try ImgproxyPath("/insecure/rs:fill:300:400:0/q:70/plain/http://img.example.com/a%20b.jpg@webp")
+        #expect(plain.isUnsigned && plain.source.absoluteString == "http://img.example.com/a%20b.jpg")
+        #expect(plain.options.resizingType == .fill && plain.options.width == 300 && plain.options.height == 400)
+        #expect(plain.options.quality == 70 && plain.options.format == .webp)
+        #expect(throws: ImgproxyError.unsupported("option xyz")) { try ImgproxyPath("/_/xyz:1/plain/http://a.example/b.jpg") }
+        #expect(throws: ImgproxyError.malformed("no source")) { try ImgproxyPath("/_/w:10") }
+        #expect(FormatNegotiation(offersAVIF: false).format(accept: "image/avif,image/webp", hasAlpha: false, isAnimated: false) == .webp)
+        #expect(FormatNegotiation(offersAVIF: true).format(accept: "image/webp;q=0, */*", hasAlpha: false, isAnimated: false) == .jpeg)
+    }
+}
