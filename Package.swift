@@ -45,6 +45,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // osprey-server's /metrics: swift-metrics, exposed in Prometheus' text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `make docs`: DocC catalogs for every module.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -188,7 +191,9 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-server",
-            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
+            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser,
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Apps/osprey-server",
             swiftSettings: swiftSettings
         ),

@@ -73,7 +73,8 @@ struct ServerCommand: AsyncParsableCommand {
             policy: SourcePolicy(allowedPrefixes: Self.list(allowOrigin, "ALLOW_ORIGIN")),
             negotiation: FormatNegotiation(offersAVIF: avif || Self.environment("AVIF") == "1"),
             maxQueue: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64,
-            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000)
+            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000,
+            metrics: ServerMetrics.bootstrap())
         let app = Application(router: server.router(), configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { _ in print("osprey-server: listening on http://\(host):\(port)/") })
         try await app.runService()

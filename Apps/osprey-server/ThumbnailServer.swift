@@ -3,7 +3,7 @@ import Hummingbird
 import Osprey
 import OspreyServer
 
-/// The server's routes: `/health`, and every other path read as an imgproxy URL.
+/// The server's routes: `/health`, `/metrics`, and every other path read as an imgproxy URL.
 final class ThumbnailServer: Sendable {
     let pipeline: ImagePipeline
     let keys: SigningKeys
@@ -12,11 +12,12 @@ final class ThumbnailServer: Sendable {
     let negotiation: FormatNegotiation
     let maxQueue: Int
     let maxAge: Int
+    let metrics: ServerMetrics
     /// Requests being served or waiting for a load slot.
     let inFlight = Locked(0)
 
     init(pipeline: ImagePipeline, keys: SigningKeys, allowUnsigned: Bool, policy: SourcePolicy,
-         negotiation: FormatNegotiation, maxQueue: Int, maxAge: Int) {
+         negotiation: FormatNegotiation, maxQueue: Int, maxAge: Int, metrics: ServerMetrics) {
         self.pipeline = pipeline
         self.keys = keys
         self.allowUnsigned = allowUnsigned
@@ -24,26 +25,48 @@ final class ThumbnailServer: Sendable {
         self.negotiation = negotiation
         self.maxQueue = maxQueue
         self.maxAge = maxAge
+        self.metrics = metrics
     }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/health") { _, _ in Answers.text(.ok, "ok") }
-        router.get("**") { request, _ in await self.thumbnail(request) }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: self.metrics.text())))
+        }
+        router.get("**") { request, _ in await self.measured(request) }
         return router
     }
 
-    func thumbnail(_ request: Request) async -> Response {
+    /// `thumbnail(_:)` within the queue bound, recorded in the metrics.
+    func measured(_ request: Request) async -> Response {
+        let started = ContinuousClock.now
         // Past the bound, refuse at once rather than let waiting requests pile up in memory.
-        guard inFlight.withLock({ count in
-            guard count < maxQueue else { return false }
+        let admitted: Int? = inFlight.withLock { count in
+            guard count < maxQueue else { return nil }
             count += 1
-            return true
-        }) else {
-            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "busy: try again\n")))
+            return count
         }
-        defer { inFlight.withLock { $0 -= 1 } }
+        let response: Response
+        if let admitted {
+            metrics.started(inFlight: admitted)
+            response = await thumbnail(request)
+        } else {
+            metrics.refusedForLoad()
+            response = Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "busy: try again\n")))
+        }
+        let remaining = admitted == nil ? inFlight.withLock { $0 } : inFlight.withLock { count in
+            count -= 1
+            return count
+        }
+        metrics.answered(status: response.status.code, bytes: response.body.contentLength ?? 0,
+                         duration: .now - started, inFlight: remaining)
+        return response
+    }
+
+    func thumbnail(_ request: Request) async -> Response {
         let path: ImgproxyPath
         do throws(ImgproxyError) {
             path = try ImgproxyPath(request.uri.path)
@@ -62,6 +85,7 @@ final class ThumbnailServer: Sendable {
         } catch {
             return Answers.failure(error)
         }
+        metrics.served(from: response.tier)
         let image = response.image
         let format = path.options.format ?? negotiation.format(accept: request.headers[.accept], hasAlpha: image.pixelFormat.hasAlpha,
                                                                isAnimated: image.animation != nil)

@@ -136,6 +136,85 @@ struct ServerTests {
         #expect(try allowed.get(elsewhere[0]).status == 403)
     }
 
+    /// Every URL fetched at once by curl: each transfer's status and curl's exit code for it.
+    static func fetchAtOnce(_ urls: [String], folder: URL) throws -> [(status: Int, exit: Int)] {
+        let config = folder.appendingPathComponent("urls-\(UUID().uuidString).txt")
+        try Data(urls.map { "url = \"\($0)\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "300", "--max-time", "120",
+                          "-w", "%{http_code} %{exitcode}\\n", "--config", config.path]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        return text.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            return (Int(parts.first ?? "") ?? -1, Int(parts.last ?? "") ?? -1)
+        }
+    }
+
+    /// The process's peak resident memory in bytes (VmHWM).
+    static func peakMemory(of pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    @Test func metricsCountTheRequestsMade() throws {
+        let origin = try Self.origin()
+        let server = try Self.server(origin)
+        defer { #expect(server.stop() == 0) }
+        let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 40, height: 40),
+                                    Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 50, height: 50),
+                                    Spec(url: origin.url("/files/photo.jpg").absoluteString, key: "0011", salt: "0011", width: 40)])
+        for path in paths { try server.get(path) }
+        let text = String(decoding: try server.get("/metrics").body, as: UTF8.self)
+        func value(_ series: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect(value("osprey_requests_total{status=\"200\"}") == 2, "\(text)")
+        #expect(value("osprey_requests_total{status=\"403\"}") == 1)
+        #expect(value("osprey_source_fetches_total") == 1)
+        #expect((value("osprey_bytes_out_total") ?? 0) > 0)
+        #expect(text.contains("osprey_request_duration_seconds_bucket"))
+    }
+
+    @Test func threeHundredRequestsAtOnceGetAnswersOr503WithinTheMemoryBound() throws {
+        let origin = try TestHTTPServer()
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        for index in 0..<300 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
+        let server = try Self.server(origin, ["--max-queue", "24", "--memory-limit", "32"])
+        defer { #expect(server.stop() == 0) }
+        let paths = try Self.paths((0..<300).map { Spec(url: origin.url("/delay/300/files/p\($0).jpg").absoluteString, width: 64, height: 64) })
+        let results = try Self.fetchAtOnce(paths.map { server.base + $0 }, folder: server.folder)
+        #expect(results.count == 300)
+        #expect(results.allSatisfy { $0.exit == 0 && ($0.status == 200 || $0.status == 503) }, "\(results.filter { $0.status != 200 && $0.status != 503 })")
+        #expect(results.contains { $0.status == 200 } && results.contains { $0.status == 503 })
+        let peak = Self.peakMemory(of: server.process.processIdentifier)
+        #expect(peak < 250_000_000, "peak \(peak / 1_000_000) MB")
+    }
+
+    @Test func sigtermUnderLoadLosesNoAcceptedRequest() throws {
+        let origin = try TestHTTPServer()
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        for index in 0..<100 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
+        let server = try Self.server(origin, ["--max-queue", "200"])
+        let paths = try Self.paths((0..<100).map { Spec(url: origin.url("/delay/500/files/p\($0).jpg").absoluteString, width: 64, height: 64) })
+        let pid = server.process.processIdentifier
+        let stopper = Thread {
+            Thread.sleep(forTimeInterval: 0.4)  // the requests are in, the origin still answering
+            kill(pid, SIGTERM)
+        }
+        stopper.start()
+        let results = try Self.fetchAtOnce(paths.map { server.base + $0 }, folder: server.folder)
+        #expect(server.stop() == 0)
+        // Accepted requests are answered; after the stop new connections are refused (curl's 7).
+        #expect(results.allSatisfy { ($0.exit == 0 && $0.status == 200) || $0.exit == 7 }, "\(results.filter { $0.exit != 0 && $0.exit != 7 })")
+        #expect(results.filter { $0.status == 200 }.count > 0)
+    }
+
     @Test func pathsParseAsImgproxyReadsThem() throws {
         let plain = try ImgproxyPath("/insecure/rs:fill:300:400:0/q:70/plain/http://img.example.com/a%20b.jpg@webp")
         #expect(plain.isUnsigned && plain.source.absoluteString == "http://img.example.com/a%20b.jpg")
