@@ -120,7 +120,9 @@ final class ThumbnailServer: Sendable {
         let fills = options.resizingType != .fit && options.width > 0 && options.height > 0
         var processors: [any ImageProcessing] = []
         if let sigma = options.blur { processors.append(.blur(radius: max(1, Int(sigma.rounded())))) }
-        return ImageRequest(url: path.source, targetSize: size, contentMode: fills ? .fill : .fit, processors: processors)
+        var request = ImageRequest(url: path.source, targetSize: size, contentMode: fills ? .fill : .fit, processors: processors)
+        request.gravity = options.gravity
+        return request
     }
 
 }

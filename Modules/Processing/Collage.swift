@@ -24,7 +24,7 @@ public enum Collage {
         var card = RGBABuffer(frame)
         for (index, photo) in photos.enumerated() {
             let scaled = Resampler.resize(photo, to: coverSize(of: photo.size, for: cell))
-            let fitted = RGBABuffer(CentreCrop.crop(scaled, to: cell))
+            let fitted = RGBABuffer(GravityCrop.crop(scaled, to: cell))
             let left = margin + (index % columns) * (cell.width + gap), top = margin + (index / columns) * (cell.height + gap)
             for y in 0..<fitted.height {
                 for x in 0..<fitted.width {

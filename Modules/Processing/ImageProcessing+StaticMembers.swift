@@ -5,8 +5,13 @@ import OspreyDomain
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
     /// ``ImageProcessors/Resize``: to `size`, fitting inside it or filling it (and cropping the centre).
-    public static func resize(size: PixelSize, contentMode: ContentMode = .fit, crop: Bool = true) -> Self {
-        ImageProcessors.Resize(size: size, contentMode: contentMode, crop: crop)
+    public static func resize(size: PixelSize, contentMode: ContentMode = .fit, crop: Bool = true, gravity: CropGravity = .centre) -> Self {
+        ImageProcessors.Resize(size: size, contentMode: contentMode, crop: crop, gravity: gravity)
+    }
+
+    /// ``ImageProcessors/Resize`` filling `size` and keeping its most interesting window.
+    public static func smartCrop(to size: PixelSize) -> Self {
+        ImageProcessors.Resize(size: size, contentMode: .fill, gravity: .attention)
     }
 
     /// ``ImageProcessors/Resize`` to `width`, the height following the aspect ratio.

@@ -5,18 +5,21 @@ extension ImageProcessors {
     /// Scales to a size with the Lanczos-3 resampler, keeping the aspect ratio.
     ///
     /// `fit` makes the largest image inside `size`; `fill` the smallest that covers it,
-    /// then crops the centre to exactly `size` when `crop` is on (the default). Never
-    /// upscales: an image smaller than `size` is returned as it is (or only cropped).
+    /// then crops it to exactly `size` when `crop` is on (the default), keeping the part
+    /// `gravity` picks: the centre, a point, or the most interesting window (smart crop).
+    /// Never upscales: an image smaller than `size` is returned as it is (or only cropped).
     public struct Resize: ImageProcessing, Hashable {
         public var size: PixelSize
         public var contentMode: ContentMode
         public var crop: Bool
+        public var gravity: CropGravity
 
         /// Creates a resize processor.
-        public init(size: PixelSize, contentMode: ContentMode = .fit, crop: Bool = true) {
+        public init(size: PixelSize, contentMode: ContentMode = .fit, crop: Bool = true, gravity: CropGravity = .centre) {
             self.size = size
             self.contentMode = contentMode
             self.crop = crop
+            self.gravity = gravity
         }
 
         /// A side no image reaches, for a resize that constrains only the other side.
@@ -25,13 +28,14 @@ extension ImageProcessors {
         public var identifier: String {
             if size.height == Self.unbounded { return "resize(w=\(size.width))" }
             if size.width == Self.unbounded { return "resize(h=\(size.height))" }
-            return "resize(\(size),\(contentMode.rawValue)\(contentMode == .fill && !crop ? ",nocrop" : ""))"
+            let cropping = contentMode == .fill && !crop ? ",nocrop" : contentMode == .fill && gravity != .centre ? ",\(gravity.identifier)" : ""
+            return "resize(\(size),\(contentMode.rawValue)\(cropping))"
         }
 
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             guard !size.isEmpty else { throw .invalidParameters(processor: identifier, reason: "the size must be positive") }
             let scaled = Resampler.resize(image, to: image.size.scaled(toFit: size, mode: contentMode))
-            return contentMode == .fill && crop ? CentreCrop.crop(scaled, to: size) : scaled
+            return contentMode == .fill && crop ? GravityCrop.crop(scaled, to: size, gravity: gravity) : scaled
         }
     }
 }

@@ -29,7 +29,7 @@ extension ImageProcessors {
 
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             let side = min(image.width, image.height)
-            let square = CentreCrop.crop(image, to: PixelSize(width: side, height: side))
+            let square = GravityCrop.crop(image, to: PixelSize(width: side, height: side))
             return CornerMask.apply(radius: Double(side) / 2, to: square)
         }
     }

@@ -29,5 +29,21 @@ extension CPUBoundCodecTests {
                                                           options: DecodingOptions(targetSize: target, contentMode: .fill))
             #expect(small.size == PixelSize(width: 32, height: 32))
         }
+
+        @Test func fillKeepsThePartItsGravityPicks() throws {
+            let file = try Corpus.file("photos/craft-beer.jpg").path
+            let target = PixelSize(width: 120, height: 120)
+            let info = try CodecTestSupport.codec.info(.file(path: file))
+            let cover = PixelSize(width: info.width, height: info.height).scaled(toFit: target, mode: .fill)
+            let whole = try CodecTestSupport.codec.decode(.file(path: file), options: DecodingOptions(targetSize: cover))
+            #expect(whole.size == cover)
+            let slack = (x: cover.width - 120, y: cover.height - 120)
+            for (gravity, origin) in [(CropGravity.point(x: 0, y: 0), (0, 0)), (.point(x: 1, y: 1), (slack.x, slack.y)),
+                                      (.centre, (slack.x / 2, slack.y / 2))] {
+                let filled = try CodecTestSupport.codec.decode(.file(path: file), options: DecodingOptions(
+                    targetSize: target, contentMode: .fill, gravity: gravity))
+                #expect(filled == GravityCrop.crop(whole, origin: origin, size: target), "\(gravity)")
+            }
+        }
     }
 }

@@ -84,6 +84,11 @@ struct ServerTests {
             Spec(url: photo, key: nil, salt: nil, width: 64, height: 64),
             Spec(url: photo, width: 64, height: 64, advanced: ["pd:10"]),
             Spec(url: photo, resizingType: "fill", width: 64, height: 64, enlarge: true),
+            Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "sm", extension_: "png"),
+            Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "we", extension_: "png"),
+            Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "ea", extension_: "png"),
+            Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "fp:0.6:0.5", extension_: "png"),
+            Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "no:10:5", extension_: "png"),
         ])
         let fit = try server.get(paths[0])
         #expect(fit.status == 200 && fit.headers.contains("content-type: image/jpeg"))
@@ -101,6 +106,11 @@ struct ServerTests {
         let padding = try server.get(paths[6])
         #expect(padding.status == 400 && String(decoding: padding.body, as: UTF8.self).contains("pd"))
         #expect(try server.get(paths[7]).status == 400, "enlarging is not done")
+        let crops = try (8...11).map { try server.get(paths[$0]) }
+        #expect(crops.allSatisfy { $0.status == 200 }, "smart, side and focal-point gravities")
+        #expect(try crops.allSatisfy { try Self.size($0.body) == (60, 90) })
+        #expect(Set(crops.dropFirst().map(\.body)).count == 3, "west, east and a focal point keep other parts")
+        #expect(try server.get(paths[12]).status == 400, "gravity offsets are not done")
         #expect(origin.hits("/files/photo.jpg") == 1, "one download for every size")
     }
 

@@ -59,6 +59,6 @@ struct ResamplerTests {
 
     @Test func centreCropKeepsTheMiddle() throws {
         let image = try Image(width: 4, height: 1, pixelFormat: .gray8, pixels: [1, 2, 3, 4])
-        #expect(CentreCrop.crop(image, to: PixelSize(width: 2, height: 1)).pixels == [2, 3])
+        #expect(GravityCrop.crop(image, to: PixelSize(width: 2, height: 1)).pixels == [2, 3])
     }
 }

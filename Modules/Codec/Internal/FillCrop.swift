@@ -1,14 +1,17 @@
 import OspreyDomain
 import OspreyPixels
 
-/// The last step of every decoder: a `fill` decode covers the target, then its centre is
-/// cropped, so the result is exactly the target size (every frame of an animation).
+/// The last step of every decoder: a `fill` decode covers the target, then the window its
+/// gravity picks is cropped, so the result is exactly the target size. Every frame of an
+/// animation is cropped at the window chosen on the first, so the animation does not jitter.
 enum FillCrop {
     static func apply(_ image: Image, options: DecodingOptions) -> Image {
         guard options.contentMode == .fill, let target = options.targetSize, image.width > target.width || image.height > target.height else {
             return image
         }
-        var result = image.mappingFrames { CentreCrop.crop($0, to: target) }
+        let size = PixelSize(width: min(target.width, image.width), height: min(target.height, image.height))
+        let origin = GravityCrop.origin(in: image, size: size, gravity: options.gravity)
+        var result = image.mappingFrames { GravityCrop.crop($0, origin: origin, size: size) }
         result.colorProfile = image.colorProfile
         return result
     }

@@ -20,7 +20,7 @@ extension ImagePipeline {
         let options = isProcessed
             ? DecodingOptions(colorHandling: request.colorHandling, frames: request.frames)
             : DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
-                              colorHandling: request.colorHandling, frames: request.frames)
+                              colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
         let processors = isProcessed ? [] : request.processors
         let variantFormat = isProcessed || !writesVariant ? nil : plan.variantFormat
         let (decoder, encoder, logger) = (configuration.decoder, configuration.encoder, configuration.logger)

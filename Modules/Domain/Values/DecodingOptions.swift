@@ -10,14 +10,17 @@ public struct DecodingOptions: Hashable, Sendable {
     public var colorHandling: ColorHandling
     /// The first frame of an animation, or every frame.
     public var frames: FrameSelection
+    /// Which part a `fill` keeps when it crops to ``targetSize``.
+    public var gravity: CropGravity
 
     /// Creates options.
     public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,
-                colorHandling: ColorHandling = .convertToSRGB, frames: FrameSelection = .first) {
+                colorHandling: ColorHandling = .convertToSRGB, frames: FrameSelection = .first, gravity: CropGravity = .centre) {
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.colorHandling = colorHandling
         self.frames = frames
+        self.gravity = gravity
     }
 
     /// The size an image of `original` size is scaled to under these options: inside the
@@ -28,7 +31,7 @@ public struct DecodingOptions: Hashable, Sendable {
     }
 
     /// The size a decoder returns for an image of `original` size: ``outputSize(for:)`` for
-    /// `fit`; for `fill`, exactly the target (the covering size with its centre cropped),
+    /// `fit`; for `fill`, exactly the target (the covering size cropped at ``gravity``),
     /// or less on a side where the original is smaller.
     public func resultSize(for original: PixelSize) -> PixelSize {
         let scaled = outputSize(for: original)

@@ -36,6 +36,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// Convert colours to sRGB through the image's profile (the default), or keep them and
     /// carry the profile on the image.
     public var colorHandling: ColorHandling = .convertToSRGB
+    /// Which part a `fill` keeps when it crops: the centre (the default), a point, or the
+    /// most interesting window.
+    public var gravity: CropGravity = .centre
 
     /// Creates a request for any source.
     public init(
@@ -88,6 +91,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         if !processors.isEmpty { parts.append("p=" + processors.map(\.identifier).joined(separator: "|")) }
         if frames == .all { parts.append("frames=all") }
         if colorHandling == .preserve { parts.append("color=preserve") }
+        if contentMode == .fill, gravity != .centre { parts.append(gravity.identifier) }
         return CacheKey(source: sourceKey(normalization), variant: parts.joined(separator: ";"))
     }
 

@@ -14,6 +14,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var quality: Int?
     /// The format asked for by `f:` or the URL's extension; `nil` to negotiate by `Accept`.
     package var format: ImageFormat?
+    /// Which part a fill keeps.
+    package var gravity: CropGravity = .centre
     /// Gaussian blur sigma; `nil` for none.
     package var blur: Double?
 
@@ -38,10 +40,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
         case "el", "enlarge":
             try Self.requireNoEnlarge(try Self.single(args, name))
         case "g", "gravity":
-            // The centre is what Osprey's fill crops; other gravities are not carried out yet.
-            guard let type = args.first, type == "ce" || type.isEmpty, args.dropFirst().allSatisfy({ $0.isEmpty || $0 == "0" }) else {
-                throw .unsupported("gravity \(args.joined(separator: ":")) (only ce)")
-            }
+            gravity = try Self.gravity(args)
         case "q", "quality":
             guard let q = Int(try Self.single(args, name)), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
             quality = q == 0 ? nil : q
@@ -79,6 +78,32 @@ package struct ImgproxyOptions: Hashable, Sendable {
     private static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
         guard let value = Int(text), (0...16384).contains(value) else { throw .malformed("\(option): sizes are 0…16384") }
         return value
+    }
+
+    /// imgproxy's gravities: the centre, sides and corners (without offsets), `sm` (smart)
+    /// and `fp:x:y` (a focal point as fractions).
+    static func gravity(_ args: [String]) throws(ImgproxyError) -> CropGravity {
+        let sides: [String: (Double, Double)] = ["no": (0.5, 0), "so": (0.5, 1), "ea": (1, 0.5), "we": (0, 0.5),
+                                                 "noea": (1, 0), "nowe": (0, 0), "soea": (1, 1), "sowe": (0, 1)]
+        let type = args.first ?? ""
+        let rest = Array(args.dropFirst())
+        switch type {
+        case "fp":
+            guard rest.count == 2, let x = Double(rest[0]), let y = Double(rest[1]), (0...1).contains(x), (0...1).contains(y) else {
+                throw .malformed("gravity fp takes x and y from 0 to 1")
+            }
+            return .point(x: x, y: y)
+        case "sm" where rest.isEmpty:
+            return .attention
+        case "", "ce":
+            guard rest.allSatisfy({ $0.isEmpty || Double($0) == 0 }) else { throw .unsupported("gravity offsets") }
+            return .centre
+        default:
+            guard let (x, y) = sides[type], rest.allSatisfy({ $0.isEmpty || Double($0) == 0 }) else {
+                throw .unsupported("gravity \(args.joined(separator: ":"))")
+            }
+            return .point(x: x, y: y)
+        }
     }
 
     static func bool(_ text: String) throws(ImgproxyError) -> Bool {
