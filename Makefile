@@ -46,6 +46,7 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 build: setup ## Build the tools in release mode (Swift's runtime linked in); the CLI lands at .build/release/osprey
 	$(RELEASE_BUILD) --product osprey
 	$(RELEASE_BUILD) --product osprey-demo
+	$(RELEASE_BUILD) --product osprey-server
 
 # The browser test drives headless Chromium (Debian's chromium), and the colour tests compare
 # with libvips (libvips-tools); only the tests need them.

@@ -35,6 +35,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
     @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
     @Option(help: "A cache shared by a fleet: redis://HOST[:PORT][/DB].") var sharedCache: String?
+    @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
+    @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
+    @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
+    @Option(help: "Redirects followed when fetching a source (default 3).") var maxRedirects: Int?
 
     /// The flag's value, else its OSPREY_ variable's.
     static func environment(_ name: String) -> String? {
@@ -63,7 +67,12 @@ struct ServerCommand: AsyncParsableCommand {
         let memoryMB = memoryLimit ?? Self.environment("MEMORY_LIMIT").flatMap(Int.init) ?? 256
         let diskMB = diskLimit ?? Self.environment("DISK_LIMIT").flatMap(Int.init) ?? 2048
         var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskMB * 1_000_000, memoryLimit: memoryMB * 1_000_000)
-        configuration.network.maxRedirects = 3
+        configuration.network.maxRedirects = maxRedirects ?? Self.environment("MAX_REDIRECTS").flatMap(Int.init) ?? 3
+        let sourceMB = maxSourceSize ?? Self.environment("MAX_SOURCE_SIZE").flatMap(Int.init) ?? 50
+        configuration.network.maxResponseSize = Int64(sourceMB) * 1_000_000
+        configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
+        configuration.decodingLimits.maxPixels = (maxSourceResolution ?? Self.environment("MAX_SOURCE_RESOLUTION").flatMap(Int.init) ?? 50) * 1_000_000
+        configuration.decodingLimits.maxFrames = maxAnimationFrames ?? Self.environment("MAX_ANIMATION_FRAMES").flatMap(Int.init) ?? 200
         if let shared = sharedCache ?? Self.environment("SHARED_CACHE") {
             configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
         }
