@@ -93,8 +93,8 @@ fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each fo
 	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
 
 bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
-	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null || { $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl >/dev/null; }
+	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
 	@# A stale build manifest would miss source files added to the root package since.
 	rm -f Benchmarks/.build/release.yaml
@@ -117,6 +117,11 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
+	@# osprey-server against thumbor (from PyPI, in a virtualenv of its own), loaded by wrk.
+	$(RELEASE_BUILD) --product osprey-server
+	[ -x $(BENCH_WORK)/thumbor-venv/bin/thumbor ] || { python3 -m venv $(BENCH_WORK)/thumbor-venv && \
+		$(BENCH_WORK)/thumbor-venv/bin/pip install --quiet thumbor; }
+	python3 Benchmarks/Scripts/compare_server.py .build/release/osprey-server $(BENCH_WORK)/thumbor-venv/bin/thumbor $(BENCH_WORK)/server 20
 	$(RELEASE_BUILD) --product osprey-demo
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet
 

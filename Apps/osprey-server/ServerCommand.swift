@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Osprey
+import OspreyDomain
 import OspreyRedisCache
 import OspreyServer
 
@@ -29,7 +30,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
     @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature.") var allowUnsigned = false
     @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-server).") var cacheDir: String?
-    @Option(help: "The memory cache's limit in megabytes (default 256).") var memoryLimit: Int?
+    @Option(help: "The memory cache's limit in megabytes (default 32).") var memoryLimit: Int?
     @Option(help: "The disk cache's limit in megabytes (default 2048).") var diskLimit: Int?
     @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
@@ -50,6 +51,7 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MemoryTuning.returnLargeBlocksToTheSystem()
         let host = host ?? Self.environment("HOST") ?? "127.0.0.1"
         let port = port ?? Self.environment("PORT").flatMap(Int.init) ?? 8080
         let keys: SigningKeys
@@ -64,7 +66,7 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let cacheFolder = (cacheDir ?? Self.environment("CACHE_DIR")).map { URL(fileURLWithPath: $0) }
             ?? DiskCache.Configuration.defaultDirectory.deletingLastPathComponent().appendingPathComponent("osprey-server")
-        let memoryMB = memoryLimit ?? Self.environment("MEMORY_LIMIT").flatMap(Int.init) ?? 256
+        let memoryMB = memoryLimit ?? Self.environment("MEMORY_LIMIT").flatMap(Int.init) ?? 32
         let diskMB = diskLimit ?? Self.environment("DISK_LIMIT").flatMap(Int.init) ?? 2048
         var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskMB * 1_000_000, memoryLimit: memoryMB * 1_000_000)
         configuration.network.maxRedirects = maxRedirects ?? Self.environment("MAX_REDIRECTS").flatMap(Int.init) ?? 3

@@ -2,12 +2,13 @@
 import Glibc
 #endif
 
-/// The tool's own choices about the C library's allocator.
-enum MemoryTuning {
+/// A process's choices about the C library's allocator, for the apps to make at start.
+package enum MemoryTuning {
     /// Blocks of a megabyte and more (inputs, decoded frames) are mapped and go back to the
     /// system when freed. glibc would otherwise raise its threshold after the first such free
-    /// and keep them in each worker thread's arena: 8 MB more at two jobs (Docs/BENCHMARKS.md).
-    static func returnLargeBlocksToTheSystem() {
+    /// and keep them in each thread's arena: 8 MB more for `osprey convert` at two jobs, and
+    /// 34 MB more for osprey-server under load (Docs/BENCHMARKS.md).
+    package static func returnLargeBlocksToTheSystem() {
         #if canImport(Glibc)
         // mallopt is declared in <malloc.h>, which Swift's Glibc module leaves out.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
