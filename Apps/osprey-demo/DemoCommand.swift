@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Osprey
+import OspreyDomain
 import OspreyRedisCache
 
 /// `osprey-demo`: the gallery, served to a browser, with the demo's own image origin.
@@ -44,6 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MemoryTuning.returnLargeBlocksToTheSystem()
         let port = port ?? Self.environment("OSPREY_DEMO_PORT").flatMap(Int.init) ?? 8080
         let upstreamURL = (upstream ?? Self.environment("OSPREY_DEMO_UPSTREAM")).flatMap { URL(string: $0) }
         let cacheFolder = (cacheDir ?? Self.environment("OSPREY_DEMO_CACHE_DIR")).map { URL(fileURLWithPath: $0) }
