@@ -203,7 +203,7 @@ struct ServerTests {
         #expect(results.allSatisfy { $0.exit == 0 && ($0.status == 200 || $0.status == 503) }, "\(results.filter { $0.status != 200 && $0.status != 503 })")
         #expect(results.contains { $0.status == 200 } && results.contains { $0.status == 503 })
         let peak = Self.peakMemory(of: server.process.processIdentifier)
-        #expect(peak < 250_000_000, "peak \(peak / 1_000_000) MB")
+        #expect(peak < 250_000_000 + Sanitizer.memoryOverhead, "peak \(peak / 1_000_000) MB")
     }
 
     @Test func sigtermUnderLoadLosesNoAcceptedRequest() throws {
@@ -220,9 +220,14 @@ struct ServerTests {
         stopper.start()
         let results = try Self.fetchAtOnce(paths.map { server.base + $0 }, folder: server.folder)
         #expect(server.stop() == 0)
-        // Accepted requests are answered; after the stop new connections are refused (curl's 7).
-        #expect(results.allSatisfy { ($0.exit == 0 && $0.status == 200) || $0.exit == 7 }, "\(results.filter { $0.exit != 0 && $0.exit != 7 })")
-        #expect(results.filter { $0.status == 200 }.count > 0)
+        // A request is answered, or never taken up: refused at connect (curl's 7), or reset in
+        // the listen queue as the server closes it (52, 56). Every request whose source the
+        // server asked for was answered: as many answers as sources fetched.
+        #expect(results.allSatisfy { ($0.exit == 0 && $0.status == 200) || [7, 52, 56].contains($0.exit) },
+                "\(results.filter { !($0.exit == 0 && $0.status == 200) && ![7, 52, 56].contains($0.exit) })")
+        let fetched = (0..<100).reduce(0) { $0 + origin.hits("/delay/500/files/p\($1).jpg") }
+        #expect(results.filter { $0.status == 200 }.count == fetched, "answers against sources fetched")
+        #expect(fetched > 0)
     }
 
     @Test func pathsParseAsImgproxyReadsThem() throws {
