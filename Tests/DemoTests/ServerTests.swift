@@ -6,7 +6,8 @@ import Testing
 
 /// `osprey-server` answering URLs built by imgproxy's own URL builder (the `imgproxy` package
 /// from PyPI), against an origin on loopback.
-@Suite("osprey-server")
+// Serialized: each test blocks a thread of the shared pool while curl and the server run.
+@Suite("osprey-server", .serialized)
 struct ServerTests {
     static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
     static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
