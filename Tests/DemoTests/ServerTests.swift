@@ -73,6 +73,7 @@ struct ServerTests {
 
     @Test func sizesCropsFormatsAndSignaturesFromImgproxysBuilder() throws {
         let origin = try Self.origin()
+        defer { origin.stop() }
         let server = try Self.server(origin)
         defer { #expect(server.stop() == 0) }
         let photo = origin.url("/files/photo.jpg").absoluteString
@@ -117,6 +118,7 @@ struct ServerTests {
 
     @Test func theFormatFollowsAcceptAndAConditionalRequestGets304() throws {
         let origin = try Self.origin()
+        defer { origin.stop() }
         let server = try Self.server(origin, ["--avif"])
         defer { #expect(server.stop() == 0) }
         let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 96, height: 96),
@@ -136,6 +138,7 @@ struct ServerTests {
 
     @Test func sourcesOutsideTheAllowListAndPrivateAddressesAreRefused() throws {
         let origin = try Self.origin()
+        defer { origin.stop() }
         let open = try DemoProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
         defer { #expect(open.stop() == 0) }
         let unsigned = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, key: nil, salt: nil, width: 32, height: 32)])
@@ -175,6 +178,7 @@ struct ServerTests {
 
     @Test func metricsCountTheRequestsMade() throws {
         let origin = try Self.origin()
+        defer { origin.stop() }
         let server = try Self.server(origin)
         defer { #expect(server.stop() == 0) }
         let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 40, height: 40),
@@ -194,6 +198,7 @@ struct ServerTests {
 
     @Test func threeHundredRequestsAtOnceGetAnswersOr503WithinTheMemoryBound() throws {
         let origin = try TestHTTPServer()
+        defer { origin.stop() }
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
         for index in 0..<300 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
         let server = try Self.server(origin, ["--max-queue", "24", "--memory-limit", "32"])
@@ -209,6 +214,7 @@ struct ServerTests {
 
     @Test func sigtermUnderLoadLosesNoAcceptedRequest() throws {
         let origin = try TestHTTPServer()
+        defer { origin.stop() }
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
         for index in 0..<100 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
         let server = try Self.server(origin, ["--max-queue", "200"])

@@ -170,14 +170,15 @@ struct ConvertCommand: ParsableCommand {
     }
 
     /// On these signals, the files being written are removed before the process ends, as it
-    /// would have ended (128 + the signal).
+    /// would have ended (128 + the signal). `_exit`, so that no other thread's exit (a run
+    /// whose last writes were refused) can race it.
     private static func removingUnfinishedFiles(of files: OutputFiles, on signals: [Int32]) -> [any DispatchSourceSignal] {
         signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 files.removeUnfinished()
-                Foundation.exit(128 + number)
+                _exit(128 + number)
             }
             source.resume()
             return source
