@@ -79,18 +79,18 @@ def wait_ready(url):
     sys.exit(f"not ready: {url}")
 
 
-def measure(name, argv, ready_url, prefix, suffix):
+def measure(name, argv, port, ready_path, prefix, suffix):
+    base = f"http://127.0.0.1:{port}"
     # A session of its own, so the stop reaches thumbor's worker processes too.
     server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        wait_ready(ready_url)
+        wait_ready(base + ready_path)
         if server.poll() is not None:
             sys.exit(f"{name} exited at start (is its port taken?)")
         write_lua(prefix, suffix)
-        subprocess.run(["wrk", "-t2", "-c4", "-d3s", "-s", lua, f"http://127.0.0.1:{ready_url.split(':')[2].split('/')[0]}"],
-                       capture_output=True)  # warm-up: the original downloaded and stored
-        out = subprocess.run(["wrk", "-t2", "-c4", f"-d{duration}s", "--latency", "-s", lua,
-                              f"http://127.0.0.1:{ready_url.split(':')[2].split('/')[0]}"], capture_output=True, text=True).stdout
+        subprocess.run(["wrk", "-t2", "-c4", "-d3s", "-s", lua, base], capture_output=True)  # warm-up: the original downloaded and stored
+        out = subprocess.run(["wrk", "-t2", "-c4", f"-d{duration}s", "--latency", "-s", lua, base],
+                             capture_output=True, text=True).stdout
         memory = peak(tree(server.pid))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -111,9 +111,9 @@ try:
     rows = [
         measure("osprey-server", [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin", source,
                                   "--cache-dir", os.path.join(work, "osprey-cache")],
-                f"http://127.0.0.1:{osprey_port}/health", f"/insecure/rs:fit:%d:%d/q:80/f:jpg/plain/", source),
+                osprey_port, "/health", f"/insecure/rs:fit:%d:%d/q:80/f:jpg/plain/", source),
         measure("thumbor (Pillow, 2 processes)", [thumbor, "--port", str(thumbor_port), "--processes", "2", "-c", thumbor_conf],
-                f"http://127.0.0.1:{thumbor_port}/healthcheck", f"/unsafe/fit-in/%dx%d/filters:quality(80):format(jpeg)/", source),
+                thumbor_port, "/healthcheck", f"/unsafe/fit-in/%dx%d/filters:quality(80):format(jpeg)/", source),
     ]
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])

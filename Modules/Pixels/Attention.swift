@@ -8,15 +8,7 @@ public enum Attention {
     public static func origin(in image: Image, size: PixelSize) -> (x: Int, y: Int) {
         let slackX = max(0, image.width - size.width), slackY = max(0, image.height - size.height)
         guard slackX > 0 || slackY > 0 else { return (0, 0) }
-        let scores = score(image)
-        var columns = [Int](repeating: 0, count: image.width), rows = [Int](repeating: 0, count: image.height)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let value = scores[y * image.width + x]
-                columns[x] += value
-                rows[y] += value
-            }
-        }
+        let (columns, rows) = profiles(image)
         return (bestStart(columns, window: size.width, slack: slackX), bestStart(rows, window: size.height, slack: slackY))
     }
 
@@ -34,38 +26,43 @@ public enum Attention {
         return best.start
     }
 
-    /// Each pixel's interest: edge strength, plus a bonus for skin and for strong
-    /// saturation, weighted by opacity.
-    static func score(_ image: Image) -> [Int] {
+    /// Each pixel's interest (edge strength, plus a bonus for skin and for strong
+    /// saturation, weighted by opacity), summed by column and by row. Only the luminance is
+    /// kept per pixel, as bytes: a cover-sized image is a few megapixels.
+    static func profiles(_ image: Image) -> (columns: [Int], rows: [Int]) {
         let w = image.width, h = image.height, bpp = image.pixelFormat.bytesPerPixel
-        var luma = [Int](repeating: 0, count: w * h)
-        var bonus = [Int](repeating: 0, count: w * h)
-        var alpha = [Int](repeating: 255, count: w * h)
+        var columns = [Int](repeating: 0, count: w), rows = [Int](repeating: 0, count: h)
         image.pixels.withUnsafeBufferPointer { p in
+            func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+                let i = y * image.bytesPerRow + x * bpp
+                let r = Int(p[i])
+                return bpp >= 3 ? (r, Int(p[i + 1]), Int(p[i + 2])) : (r, r, r)
+            }
+            var luma = [UInt8](repeating: 0, count: w * h)
             for y in 0..<h {
                 for x in 0..<w {
-                    let i = y * image.bytesPerRow + x * bpp
-                    let r = Int(p[i]), g = bpp >= 3 ? Int(p[i + 1]) : r, b = bpp >= 3 ? Int(p[i + 2]) : r
-                    luma[y * w + x] = (r * 77 + g * 150 + b * 29) >> 8
-                    if bpp == 4 { alpha[y * w + x] = Int(p[i + 3]) }
-                    let high = max(r, g, b), low = min(r, g, b)
+                    let (r, g, b) = rgb(x, y)
+                    luma[y * w + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
+                }
+            }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = Int(luma[y * w + x])
+                    let l = x > 0 ? Int(luma[y * w + x - 1]) : c, r = x < w - 1 ? Int(luma[y * w + x + 1]) : c
+                    let u = y > 0 ? Int(luma[(y - 1) * w + x]) : c, d = y < h - 1 ? Int(luma[(y + 1) * w + x]) : c
+                    let edge = min(255, abs(4 * c - l - r - u - d))
+                    let (red, green, blue) = rgb(x, y)
+                    let high = max(red, green, blue), low = min(red, green, blue)
                     // Skin (Kovač's rule in RGB) and strong saturation draw the eye.
-                    let skin = r > 95 && g > 40 && b > 20 && high - low > 15 && abs(r - g) > 15 && r > g && r > b
+                    let skin = red > 95 && green > 40 && blue > 20 && high - low > 15 && abs(red - green) > 15 && red > green && red > blue
                     let saturation = high > 0 ? (high - low) * 255 / high : 0
-                    bonus[y * w + x] = (skin ? 96 : 0) + (saturation > 100 ? saturation / 2 : 0)
+                    let alpha = bpp == 4 ? Int(p[y * image.bytesPerRow + x * bpp + 3]) : 255
+                    let score = (edge + (skin ? 96 : 0) + (saturation > 100 ? saturation / 2 : 0)) * alpha / 255
+                    columns[x] += score
+                    rows[y] += score
                 }
             }
         }
-        var scores = [Int](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = luma[y * w + x]
-                let l = x > 0 ? luma[y * w + x - 1] : c, r = x < w - 1 ? luma[y * w + x + 1] : c
-                let u = y > 0 ? luma[(y - 1) * w + x] : c, d = y < h - 1 ? luma[(y + 1) * w + x] : c
-                let edge = min(255, abs(4 * c - l - r - u - d))
-                scores[y * w + x] = (edge + bonus[y * w + x]) * alpha[y * w + x] / 255
-            }
-        }
-        return scores
+        return (columns, rows)
     }
 }
