@@ -55,16 +55,21 @@ public struct WebPDecoder: ImageDecoding {
 
     /// The profile in an extended file's `ICCP` chunk.
     static func colorProfile(in data: Data) -> ColorProfile? {
-        data.withUnsafeBytes { raw -> ColorProfile? in
+        chunk("ICCP", in: data).map { ColorProfile(data: $0) }
+    }
+
+    /// The payload of the first chunk named `fourCC`, found by libwebp's demuxer, which reads
+    /// the chunk list in place: the file itself is never copied.
+    private static func chunk(_ fourCC: String, in data: Data) -> Data? {
+        data.withUnsafeBytes { raw -> Data? in
             var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
             guard let demux = WebPDemux(&webpData) else { return nil }
             defer { WebPDemuxDelete(demux) }
             var iterator = WebPChunkIterator()
-            guard WebPDemuxGetChunk(demux, "ICCP", 1, &iterator) != 0 else { return nil }
+            guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
             defer { WebPDemuxReleaseChunkIterator(&iterator) }
             guard let bytes = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
-            let profile = Data(bytes: bytes, count: iterator.chunk.size)
-            return ColorProfile(data: profile)
+            return Data(bytes: bytes, count: iterator.chunk.size)
         }
     }
 
@@ -159,21 +164,9 @@ public struct WebPDecoder: ImageDecoding {
 
     /// The orientation in the `EXIF` chunk of an extended (VP8X) file.
     static func exifOrientation(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        var offset = 12
-        while offset + 8 <= bytes.count {
-            let fourCC = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-            let start = offset + 8
-            guard size >= 0, start + size <= bytes.count else { return nil }
-            if fourCC == "EXIF" {
-                var payload = bytes[start..<start + size]
-                if payload.starts(with: Array("Exif\0\0".utf8)) { payload = payload.dropFirst(6) }
-                return ExifReader.orientation(in: payload)
-            }
-            offset = start + size + (size & 1)
-        }
-        return nil
+        guard var payload = chunk("EXIF", in: data) else { return nil }
+        if payload.starts(with: Array("Exif\0\0".utf8)) { payload = payload.dropFirst(6) }
+        return ExifReader.orientation(in: payload)
     }
 
     private static func describe(_ status: VP8StatusCode) -> String {
