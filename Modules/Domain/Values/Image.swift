@@ -15,10 +15,19 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     public let pixels: [UInt8]
     /// The embedded colour profile, kept when the pixels were left in its colour space
     /// (``ColorHandling/preserve``); `nil` when the pixels are sRGB.
-    public var colorProfile: ColorProfile?
+    public var colorProfile: ColorProfile? {
+        get { attachments?.colorProfile }
+        set { attachments = ImageAttachments.make(colorProfile: newValue, animation: animation) }
+    }
     /// Every frame of an animated image, when all were asked for; the image's own pixels
     /// are the first frame's. `nil` for a still.
-    public var animation: ImageAnimation?
+    public var animation: ImageAnimation? {
+        get { attachments?.animation }
+        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: newValue) }
+    }
+    /// The profile and the frames behind one reference: most images carry neither, and an
+    /// image is copied in and out of caches at every hit, so it stays five words and one.
+    private var attachments: ImageAttachments?
 
     /// Creates an image, checking that the buffer matches the geometry.
     ///
@@ -62,6 +71,22 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     public init(animation: ImageAnimation) {
         self = animation.frames[0].image
         self.animation = animation
+    }
+
+    public static func == (lhs: Image, rhs: Image) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.pixelFormat == rhs.pixelFormat
+            && lhs.bytesPerRow == rhs.bytesPerRow && lhs.pixels == rhs.pixels
+            && lhs.colorProfile == rhs.colorProfile && lhs.animation == rhs.animation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(pixelFormat)
+        hasher.combine(bytesPerRow)
+        hasher.combine(pixels)
+        hasher.combine(colorProfile)
+        hasher.combine(animation)
     }
 
     public var description: String {

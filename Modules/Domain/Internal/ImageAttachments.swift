@@ -1,0 +1,16 @@
+/// What an ``Image`` carries besides its pixels, immutable and shared between copies; a
+/// change makes a new one, so `Image` keeps value semantics.
+final class ImageAttachments: Sendable {
+    let colorProfile: ColorProfile?
+    let animation: ImageAnimation?
+
+    private init(colorProfile: ColorProfile?, animation: ImageAnimation?) {
+        self.colorProfile = colorProfile
+        self.animation = animation
+    }
+
+    /// The attachments holding these, or `nil` when there is nothing to hold.
+    static func make(colorProfile: ColorProfile?, animation: ImageAnimation?) -> ImageAttachments? {
+        colorProfile == nil && animation == nil ? nil : ImageAttachments(colorProfile: colorProfile, animation: animation)
+    }
+}
