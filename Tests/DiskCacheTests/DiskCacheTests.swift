@@ -38,6 +38,22 @@ struct DiskCacheTests {
         #expect(try reopened.verify().isConsistent)
     }
 
+    @Test func entriesOfMegabytesReadBackWhole() async throws {
+        // From a megabyte up, a hit is read into memory mapped for it alone; each size reads back
+        // byte for byte, again after the first copy is freed.
+        let cache = try DiskCache(configuration: .init(directory: temporaryCacheFolder()))
+        let sizes = [(1 << 20) - 1, 1 << 20, 5_000_003]
+        for (i, size) in sizes.enumerated() {
+            try await cache.store(CachedData(data: DataCachingContract.bytes(size, seed: UInt64(i))), for: CacheKey(source: "big\(i)"))
+        }
+        for _ in 0..<2 {
+            for (i, size) in sizes.enumerated() {
+                let hit = try #require(try await cache.cachedData(for: CacheKey(source: "big\(i)")))
+                #expect(hit.data == DataCachingContract.bytes(size, seed: UInt64(i)))
+            }
+        }
+    }
+
     @Test func filesAreNamedByTheKeysHashNeverByTheKey() async throws {
         let folder = temporaryCacheFolder()
         let cache = try DiskCache(configuration: .init(directory: folder))
