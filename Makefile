@@ -96,8 +96,10 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
-	@# A stale build manifest would miss source files added to the root package since.
-	rm -f Benchmarks/.build/release.yaml
+	@# A stale build manifest would miss source files added to the root package since, and
+	@# SwiftPM has kept the root package's modules compiled against an older layout of its
+	@# types (the grid then crashed): both are made again each time.
+	rm -rf Benchmarks/.build/release.yaml Benchmarks/.build/release/Osprey*.build
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_colour_animation.py .build/release/osprey $(BENCH_WORK)/colour $(BENCH_ROUNDS)
@@ -112,7 +114,7 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	@# libraries), and with them linked in (--static-swift-stdlib, as Swift servers are deployed).
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_fetch_file.py .build/release/osprey $(BENCH_WORK)/fetchfile $(BENCH_ROUNDS)
-	rm -f Benchmarks/.build-static/release.yaml
+	rm -rf Benchmarks/.build-static/release.yaml Benchmarks/.build-static/release/Osprey*.build
 	for client in FetchOsprey FetchURLSession FetchAHC FetchLibcurlC FetchRawSocket; do \
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
