@@ -42,7 +42,8 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible, Comparable 
 
     /// How `source` is written in ``stringValue``: escaped only when it holds `#` or starts with U+0001.
     public static func storedSource(_ source: String) -> String {
-        guard source.contains("#") || source.hasPrefix("\u{1}") else { return source }
+        // Bytes, not Characters: this runs on every cache lookup.
+        guard source.utf8.contains(UInt8(ascii: "#")) || source.utf8.first == 1 else { return source }
         return "\u{1}" + source.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "#", with: "%23")
     }
 
