@@ -11,7 +11,7 @@ struct FuzzRegressionTests {
     static let codec = ImageCodec(limits: DecodingLimits(maxPixels: 16_000_000, maxInputBytes: 64_000_000))
 
     static var decoderInputs: [URL] {
-        ["FuzzFormat", "FuzzJPEG", "FuzzPNG", "FuzzWebP"].flatMap(FuzzRegressions.files)
+        ["FuzzFormat", "FuzzJPEG", "FuzzPNG", "FuzzWebP", "FuzzGIF", "FuzzAPNG", "FuzzAVIF", "FuzzHEIC"].flatMap(FuzzRegressions.files)
     }
 
     @Test("Decoding a fuzzer's find is an image of the right size or a typed error", arguments: decoderInputs)
@@ -45,6 +45,17 @@ struct FuzzRegressionTests {
         valid[18] = 6
         valid[19] = 0
         #expect(ExifReader.orientation(in: valid) == 6)
+    }
+
+    @Test func theHEICOverlayWithAHugeCanvasIsRefusedBeforeItIsAllocated() throws {
+        // The handle says 256×144; the overlay's canvas says 57984×22911. libheif crashed
+        // allocating it, after using 6 GB.
+        let file = try #require(FuzzRegressions.files("FuzzHEIC").first { $0.lastPathComponent.hasPrefix("oom-8957ff80") })
+        let data = try Data(contentsOf: file)
+        #expect(try Self.codec.info(.data(data)).width == 256)
+        #expect(throws: ImageDecodingError.self) {
+            try Self.codec.decode(.data(data), options: DecodingOptions(targetSize: PixelSize(width: 64, height: 64)))
+        }
     }
 
     @Test func theWebPFindIsAWideImageFilledToCoverItsTarget() throws {

@@ -77,7 +77,14 @@ struct HEIFSession: ~Copyable {
     }
 
     /// Decodes the primary image to 8-bit RGB or RGBA and reduces it to `output`.
-    func decode(output: PixelSize) throws(ImageDecodingError) -> Image {
+    func decode(output: PixelSize, limits: DecodingLimits) throws(ImageDecodingError) -> Image {
+        // A grid's or an overlay's canvas is declared apart from the size the handle reports and
+        // is allocated before anything compares them: a 31 KB overlay asked for 57984×22911, and
+        // libheif 1.15 crashed on it. libheif bounds both sides by one figure: past the handle's
+        // sides only by a crop (`clap`), its square within 4× the pixel limit, and its sizes in
+        // bytes within an Int32.
+        let side = min(2 * max(size.width, size.height) + 512, Int(min((Double(limits.maxPixels) * 4).squareRoot(), 1e9)), 23_170)
+        heif_context_set_maximum_image_size_limit(context, Int32(side))
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
