@@ -87,8 +87,9 @@ test-asan: setup ## The test suite and the soak under AddressSanitizer and LeakS
 		--filter SoakTests
 
 fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
-	@# A stale build manifest would miss source files added to the root package since.
-	rm -f Fuzz/.build/release.yaml
+	@# A stale build manifest would miss source files added to the root package since, and the
+	@# root package's modules can be kept compiled against older types (see bench).
+	rm -rf Fuzz/.build/release.yaml Fuzz/.build/release/Osprey*.build
 	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
 
