@@ -8,6 +8,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
+# Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
+export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
 mkdir -p "$work/artifacts"
 
 seeds() {
