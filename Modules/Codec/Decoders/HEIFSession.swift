@@ -83,7 +83,7 @@ struct HEIFSession: ~Copyable {
         // libheif 1.15 crashed on it. libheif bounds both sides by one figure: past the handle's
         // sides only by a crop (`clap`), its square within 4× the pixel limit, and its sizes in
         // bytes within an Int32.
-        let side = min(2 * max(size.width, size.height) + 512, Int(min((Double(limits.maxPixels) * 4).squareRoot(), 1e9)), 23_170)
+        let side = min(2 * max(size.width, size.height) + 512, Int((Double(limits.maxPixels) * 4).squareRoot()), 23_170)
         heif_context_set_maximum_image_size_limit(context, Int32(side))
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }

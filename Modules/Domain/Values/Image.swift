@@ -73,22 +73,6 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         self.animation = animation
     }
 
-    public static func == (lhs: Image, rhs: Image) -> Bool {
-        lhs.width == rhs.width && lhs.height == rhs.height && lhs.pixelFormat == rhs.pixelFormat
-            && lhs.bytesPerRow == rhs.bytesPerRow && lhs.pixels == rhs.pixels
-            && lhs.colorProfile == rhs.colorProfile && lhs.animation == rhs.animation
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(width)
-        hasher.combine(height)
-        hasher.combine(pixelFormat)
-        hasher.combine(bytesPerRow)
-        hasher.combine(pixels)
-        hasher.combine(colorProfile)
-        hasher.combine(animation)
-    }
-
     public var description: String {
         "Image(\(width)x\(height) \(pixelFormat.rawValue)" + (animation.map { ", \($0.frames.count) frames" } ?? "") + ")"
     }

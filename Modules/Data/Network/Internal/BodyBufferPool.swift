@@ -33,7 +33,7 @@ final class BodyBufferPool: Sendable {
 
     static let smallestClass = 64 * 1024
     /// Blocks from this capacity up are mapped (and unmapped) directly and prefaulted.
-    static let mappedClass = 1 << 20
+    static let mappedClass = LargeBuffer.mappedSize
 
     /// The most capacity kept idle.
     let idleLimit: Int
@@ -58,8 +58,8 @@ final class BodyBufferPool: Sendable {
             return block
         }
         if let reused { return reused }
-        guard capacity >= Self.mappedClass else { return Block(pointer: Self.allocate(capacity), capacity: capacity) }
-        let block = Block(pointer: Self.map(capacity), capacity: capacity)
+        let block = Block(pointer: Self.allocate(capacity), capacity: capacity)
+        guard capacity >= Self.mappedClass else { return block }
         let length = (count + 4095) & ~4095  // what this body will fill; the rest stays untouched
         #if os(Linux)
         prefaulting.async { _ = madvise(block.pointer, length, MADV_POPULATE_WRITE) }  // Linux 5.14; elsewhere pages fault in as written
@@ -95,19 +95,11 @@ final class BodyBufferPool: Sendable {
     }
 
     private static func allocate(_ capacity: Int) -> UnsafeMutableRawPointer {
-        guard let pointer = malloc(capacity) else { fatalError("out of memory for a \(capacity)-byte body buffer") }
-        return pointer
-    }
-
-    private static func map(_ capacity: Int) -> UnsafeMutableRawPointer {
-        guard let pointer = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              pointer != MAP_FAILED else {
-            fatalError("out of memory for a \(capacity)-byte body buffer")
-        }
+        guard let pointer = LargeBuffer.allocate(capacity) else { fatalError("out of memory for a \(capacity)-byte body buffer") }
         return pointer
     }
 
     private static func release(_ block: Block) {
-        if block.capacity >= mappedClass { munmap(block.pointer, block.capacity) } else { free(block.pointer) }
+        LargeBuffer.release(block.pointer, size: block.capacity)
     }
 }
