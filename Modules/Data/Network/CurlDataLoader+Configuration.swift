@@ -32,6 +32,21 @@ extension CurlDataLoader {
         public var certificateAuthorities: String?
         /// Adds headers or authentication to every request.
         public var requestModifier: @Sendable (inout DataRequest) -> Void
+        /// Which addresses sources may be fetched from, checked where each connection is
+        /// opened (the first, each redirect's, each retry's), on the address the host name
+        /// resolved to. `nil` (the default) connects anywhere; set ``AddressPolicy()`` when
+        /// URLs come from users, so none can reach this machine or its private network.
+        /// With a policy, the environment's proxy settings are not used.
+        public var addressPolicy: AddressPolicy?
+        /// Checked for every redirect's target before it is followed, after the target is
+        /// resolved as libcurl resolves it: a refusal ends the load with
+        /// ``DataLoadingError/refused(_:url:)``. A server passes its allow-list here, so an
+        /// allowed origin cannot bounce a fetch elsewhere. `nil` (the default) follows any
+        /// http or https target.
+        public var sourceFilter: (@Sendable (URL) -> SourceRefusal?)?
+        /// `HOST:PORT:ADDRESS` entries answered instead of a DNS look-up
+        /// (`CURLOPT_RESOLVE`): tests give a host name an address of their own.
+        package var resolve: [String] = []
 
         /// Creates a configuration.
         public init(
@@ -39,7 +54,8 @@ extension CurlDataLoader {
             transferTimeout: TimeInterval = 30, stallTimeout: TimeInterval = 10, maxResponseSize: Int64 = 50_000_000,
             maxRedirects: Int = 5, maxRetries: Int = 2, retryBaseDelay: TimeInterval = 0.2, maxRetryAfter: TimeInterval = 10,
             idleBodyBufferLimit: Int = 32 << 20, certificateAuthorities: String? = nil,
-            requestModifier: @escaping @Sendable (inout DataRequest) -> Void = { _ in }
+            requestModifier: @escaping @Sendable (inout DataRequest) -> Void = { _ in },
+            addressPolicy: AddressPolicy? = nil, sourceFilter: (@Sendable (URL) -> SourceRefusal?)? = nil
         ) {
             self.maxConcurrentTransfers = maxConcurrentTransfers
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -54,6 +70,8 @@ extension CurlDataLoader {
             self.idleBodyBufferLimit = idleBodyBufferLimit
             self.certificateAuthorities = certificateAuthorities
             self.requestModifier = requestModifier
+            self.addressPolicy = addressPolicy
+            self.sourceFilter = sourceFilter
         }
     }
 }

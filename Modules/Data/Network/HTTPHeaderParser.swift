@@ -65,6 +65,13 @@ import OspreyDomain
         line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
     }
 
+    /// The status code of a raw status line (`HTTP/1.1 302 Found`, `HTTP/2 200`).
+    public static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard isStatusLine(line), let space = line.firstIndex(of: 0x20), space + 3 < line.count,
+              line[(space + 1)...(space + 3)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return line[(space + 1)...(space + 3)].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
     /// The value of a raw header line if its field is `lowercaseName` (compared without
     /// regard to case), without surrounding blanks; `nil` for any other line. Allocates
     /// nothing: the event loop asks this of every line.

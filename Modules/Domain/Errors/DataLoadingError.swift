@@ -22,6 +22,9 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
     case untrustedServer(url: String, reason: String)
     /// Any other transport failure, with the transport's own message.
     case transport(String, url: String)
+    /// The source, or a redirect's target, is one the loader's policy keeps out
+    /// (``AddressPolicy``): nothing was sent to it.
+    case refused(SourceRefusal, url: String)
 
     /// Which timeout ran out.
     public enum Timeout: String, Hashable, Sendable {
@@ -45,6 +48,7 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
         case let .insecureRedirect(from, to): "refused redirect from \(from) to insecure \(to)"
         case let .untrustedServer(url, reason): "could not verify the server of \(url): \(reason)"
         case let .transport(message, url): "transfer of \(url) failed: \(message)"
+        case let .refused(reason, url): "refused \(url): \(reason)"
         }
     }
 }

@@ -20,6 +20,7 @@ import OspreyDomain
 /// | `/flaky/N/CODE/files/NAME` | CODE (with `Retry-After: 0`) for the first N requests, then the file |
 /// | `/redirect/N/files/NAME` | N redirects, then the file |
 /// | `/loop` | redirects to itself |
+/// | `/to/URL` | redirects to URL, given percent-encoded (`to(_:)` makes the path) |
 /// | `/gzip/files/NAME` | the file gzip-encoded |
 /// | `/huge/BYTES` | BYTES zero bytes, announced by Content-Length |
 /// | `/html` | a small HTML page |
@@ -88,6 +89,11 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// `http://127.0.0.1:PORT/path`.
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// The path of a redirect to `target`, any URL at all.
+    public static func to(_ target: String) -> String {
+        "/to/" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
 
     /// Registers a file served under `/files/NAME` (and the misbehaving paths).
     public func serve(_ name: String, _ data: Data, contentType: String = "application/octet-stream", headers: [String: String] = [:]) {
@@ -216,6 +222,9 @@ public final class TestHTTPServer: @unchecked Sendable {
             send(fd, status: 302, headers: ["Location": next], body: Data())
         case "loop":
             send(fd, status: 302, headers: ["Location": "/loop"], body: Data())
+        case "to":
+            guard parts.count == 2, let target = parts[1].removingPercentEncoding else { return send(fd, status: 404, body: Data()) }
+            send(fd, status: 302, headers: ["Location": target], body: Data())
         case "gzip":
             guard let file = file(from: 1) else { return send(fd, status: 404, body: Data()) }
             send(fd, status: 200, headers: ["Content-Encoding": "gzip"], body: Gzip.stored(file.data))

@@ -15,6 +15,17 @@ CURLcode osp_curl_setopt_pointer(CURL *easy, CURLoption option, void *value);
 /// CURLOPT_WRITEFUNCTION or CURLOPT_HEADERFUNCTION.
 CURLcode osp_curl_setopt_data_callback(CURL *easy, CURLoption option, osp_curl_data_callback callback);
 
+/// CURLOPT_OPENSOCKETFUNCTION.
+CURLcode osp_curl_setopt_opensocket_callback(CURL *easy, curl_opensocket_callback callback);
+
+/// The address libcurl is about to connect to: its 4 (IPv4) or 16 (IPv6) bytes copied to
+/// `bytes`, and that count returned; 0 for another family. libcurl's `curl_sockaddr` holds
+/// a whole sockaddr_in6 behind its `struct sockaddr` field, which Swift sees cut short.
+int osp_curl_sockaddr_bytes(const struct curl_sockaddr *address, unsigned char bytes[16]);
+
+/// A socket as libcurl opens one, closed on exec (a child process must not inherit it).
+curl_socket_t osp_curl_open_socket(const struct curl_sockaddr *address);
+
 CURLcode osp_curl_getinfo_long(CURL *easy, CURLINFO info, long *value);
 CURLcode osp_curl_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value);
 CURLcode osp_curl_getinfo_string(CURL *easy, CURLINFO info, char **value);

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import OspreyDomain
 
 /// What the event loop knows when a transfer ends, copied out of libcurl and handed to the
 /// caller's task as it is: reading the headers and deciding the outcome (`CurlOutcome`)
@@ -22,4 +23,8 @@ struct CurlCompletion: @unchecked Sendable {  // CURLcode is a plain C enum
     let limit: Int64
     /// The errno of a failed write to the transfer's sink, 0 when none failed.
     let writeFailure: Int32
+    /// Why a connection or a redirect was refused (`SourceGuard`).
+    let refusal: SourceRefusal?
+    /// A redirect from https to http, stopped before it was followed.
+    let insecureRedirectTarget: String?
 }

@@ -15,6 +15,10 @@ struct CurlOutcome {
         func failure(_ error: DataLoadingError) -> Result<DataResponse, any Error> {
             .failure(AttemptFailure(error: error, retryAfter: retryAfter))
         }
+        if completion.code != CURLE_OK {
+            if let refusal = completion.refusal { return failure(.refused(refusal, url: url)) }
+            if let target = completion.insecureRedirectTarget { return failure(.insecureRedirect(from: url, to: target)) }
+        }
         if completion.overLimit { return failure(.responseTooLarge(limit: completion.limit, url: url)) }
         if completion.writeFailure != 0 {  // the disk's failure, not the server's: not retried
             return .failure(CurlDataLoader.WriteError(reason: String(cString: strerror(completion.writeFailure))))

@@ -11,6 +11,9 @@ final class Transfer: @unchecked Sendable {
     let isHTTPS: Bool
     let progress: @Sendable (TransferProgress) -> Void
     let limit: Int64
+    let sourceGuard: SourceGuard
+    /// Whether libcurl follows redirects for this transfer (their targets are checked first).
+    let followsRedirects: Bool
     var continuation: UnsafeContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -28,6 +31,12 @@ final class Transfer: @unchecked Sendable {
     var expectedLength: Int64?
     /// The block so far has a `Location` field (a redirect's own length is not the body's).
     var hasLocation = false
+    /// The status of the latest response block.
+    var blockStatus = 0
+    /// Why a connection or a redirect was refused: the transfer then fails with it.
+    var refusal: SourceRefusal?
+    /// A redirect from https to http, stopped before libcurl followed it.
+    var insecureRedirectTarget: String?
     var overLimit = false
     var isCancelled = false
     /// Bytes of header and body received so far; the loop compares it between its passes.
@@ -39,8 +48,10 @@ final class Transfer: @unchecked Sendable {
     var lastActivity = ContinuousClock.now
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
-         sink: Int32? = nil) {
+         sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool) {
         self.sink = sink
+        self.sourceGuard = sourceGuard
+        self.followsRedirects = followsRedirects
         self.request = request
         urlString = request.url.absoluteString
         isHTTPS = request.url.scheme?.lowercased() == "https"
@@ -62,7 +73,7 @@ final class Transfer: @unchecked Sendable {
     var errorMessage: String { String(cString: errorBuffer) }
 
     /// A header line, as raw bytes: kept for the caller, and read here only for what the
-    /// loop acts on (`Content-Length`, whether a `Location` came). A status line starts a
+    /// loop acts on (`Content-Length`, a redirect's `Location`). A status line starts a
     /// new block (a redirect, or 100 Continue).
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
         received &+= line.count
@@ -70,10 +81,14 @@ final class Transfer: @unchecked Sendable {
             headerBlock.removeAll(keepingCapacity: true)
             expectedLength = nil
             hasLocation = false
+            blockStatus = HTTPHeaderParser.statusCode(line) ?? 0
         }
         if headerBlock.capacity == 0 { headerBlock.reserveCapacity(512) }  // one allocation for a typical block, not five
         headerBlock.append(contentsOf: line.bindMemory(to: UInt8.self))
-        if HTTPHeaderParser.value(ofField: "location", in: line) != nil { hasLocation = true }
+        if let location = HTTPHeaderParser.value(ofField: "location", in: line) {
+            hasLocation = true
+            if followsRedirects, (300..<400).contains(blockStatus), blockStatus != 304, !mayFollow(location) { return false }
+        }
         guard let value = HTTPHeaderParser.value(ofField: "content-length", in: line),
               let length = HTTPHeaderParser.contentLength(value) else { return true }
         expectedLength = length
@@ -85,6 +100,17 @@ final class Transfer: @unchecked Sendable {
         }
         if length <= limit && sink == nil { body.reserve(Int(length)) }  // one block, not a doubling series
         return true
+    }
+
+    /// Whether libcurl may follow a redirect to `location`; if not, why is kept.
+    private func mayFollow(_ location: UnsafeRawBufferPointer) -> Bool {
+        guard let easy else { return false }
+        switch sourceGuard.verdict(forRedirectTo: String(decoding: location, as: UTF8.self), easy: easy) {
+        case .follow: return true
+        case .refuse(let reason): refusal = reason
+        case .insecure(let target): insecureRedirectTarget = target
+        }
+        return false
     }
 
     /// Body bytes: appended (or written to the sink) within the limit, with progress.

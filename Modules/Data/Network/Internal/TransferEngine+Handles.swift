@@ -1,6 +1,7 @@
 import CCurl
 import CCurlShims
 import Foundation
+import OspreyDomain
 
 /// The easy handles: what every transfer shares, set once on a new handle, and what each
 /// transfer sets for itself.
@@ -45,6 +46,25 @@ extension TransferEngine {
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
         }
+        if let resolveList { osp_curl_setopt_pointer(easy, CURLOPT_RESOLVE, UnsafeMutableRawPointer(resolveList)) }
+        if configuration.addressPolicy != nil {
+            // The address is checked where each socket is opened, after name resolution, so the
+            // address checked is the address used. A proxy would resolve names itself, out of
+            // sight: the environment's proxy settings are not used.
+            osp_curl_setopt_string(easy, CURLOPT_PROXY, "")
+            osp_curl_setopt_opensocket_callback(easy) { context, _, address in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                guard let address else { return CURL_SOCKET_BAD }
+                var bytes = [UInt8](repeating: 0, count: 16)
+                let count = Int(osp_curl_sockaddr_bytes(address, &bytes))
+                guard let easy = transfer.easy, let ip = IPAddress(bytes: Array(bytes.prefix(count))) else { return CURL_SOCKET_BAD }
+                if let refusal = transfer.sourceGuard.refusal(connectingTo: ip, easy: easy) {
+                    transfer.refusal = refusal
+                    return CURL_SOCKET_BAD
+                }
+                return osp_curl_open_socket(address)
+            }
+        }
         return easy
     }
 
@@ -76,5 +96,7 @@ extension TransferEngine {
         osp_curl_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         osp_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         osp_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        if let resolveList { osp_curl_setopt_pointer(easy, CURLOPT_RESOLVE, UnsafeMutableRawPointer(resolveList)) }
+        if configuration.addressPolicy != nil { osp_curl_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context) }
     }
 }

@@ -21,6 +21,7 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     let configuration: CurlDataLoader.Configuration
+    let sourceGuard: SourceGuard
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     // The loop thread's own state:
@@ -35,11 +36,15 @@ final class TransferEngine: @unchecked Sendable {
     /// The header list of a request that sets no headers of its own: the default lines.
     /// Built once and shared; freed when the loop ends, after every handle that used it.
     let defaultHeaders: UnsafeMutablePointer<curl_slist>?
+    /// `configuration.resolve` as libcurl's list, freed with `defaultHeaders`.
+    let resolveList: UnsafeMutablePointer<curl_slist>?
 
     init(configuration: CurlDataLoader.Configuration) {
         self.configuration = configuration
+        sourceGuard = SourceGuard(addressPolicy: configuration.addressPolicy, sourceFilter: configuration.sourceFilter)
         buffers = BodyBufferPool(idleLimit: configuration.idleBodyBufferLimit)
         defaultHeaders = Self.defaultHeaderLines.reduce(nil) { curl_slist_append($0, $1.line) }
+        resolveList = configuration.resolve.reduce(nil) { curl_slist_append($0, $1) }
         TransferEngine.globalInit
         multi = curl_multi_init()
         osp_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConcurrentTransfers)
@@ -67,7 +72,8 @@ final class TransferEngine: @unchecked Sendable {
     /// it arrives instead of kept in memory, and the response's `data` is empty.
     func perform(_ request: DataRequest, sink: Int32? = nil,
                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink)
+        let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink,
+                                sourceGuard: sourceGuard, followsRedirects: configuration.maxRedirects > 0)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -120,6 +126,7 @@ final class TransferEngine: @unchecked Sendable {
                 inbox.withLock { $0.loopEnded = true }
                 curl_multi_cleanup(multi)
                 curl_slist_free_all(defaultHeaders)
+                curl_slist_free_all(resolveList)
                 stopped.signal()
                 return
             }
@@ -236,7 +243,7 @@ final class TransferEngine: @unchecked Sendable {
             redirectURL: redirect.map { String(cString: $0) }, errorMessage: transfer.errorMessage,
             headerBlock: transfer.headerBlock, body: transfer.body.takeData(), bodyLength: transfer.bodyLength,
             expectedLength: transfer.expectedLength, overLimit: transfer.overLimit, limit: transfer.limit,
-            writeFailure: transfer.writeFailure
+            writeFailure: transfer.writeFailure, refusal: transfer.refusal, insecureRedirectTarget: transfer.insecureRedirectTarget
         )
         release(transfer)
         deliver(transfer, .success(completion))

@@ -1,0 +1,38 @@
+/// Why a source was not fetched: its URL or the address it resolved to is one the policy
+/// keeps out. A few words each, with no address in them, so a server may show them.
+public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The scheme is not http or https (also a redirect's).
+    case scheme
+    /// The URL (or a redirect's target) is outside the allowed sources.
+    case notAllowed = "not-allowed"
+    /// The host is this machine.
+    case loopbackAddress = "loopback"
+    /// The host is on a private network.
+    case privateAddress = "private"
+    /// The host is on the local link, as cloud metadata services are.
+    case linkLocalAddress = "link-local"
+    /// The host is a multicast, broadcast or reserved address.
+    case reservedAddress = "reserved"
+
+    /// The refusal for an address of `category`; `nil` for a public one.
+    public init?(_ category: IPAddress.Category) {
+        switch category {
+        case .public: return nil
+        case .loopback: self = .loopbackAddress
+        case .private: self = .privateAddress
+        case .linkLocal: self = .linkLocalAddress
+        case .reserved: self = .reservedAddress
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .scheme: "only http and https sources are fetched"
+        case .notAllowed: "the source is not under an allowed origin"
+        case .loopbackAddress: "the source is on a loopback address"
+        case .privateAddress: "the source is on a private address"
+        case .linkLocalAddress: "the source is on a link-local address"
+        case .reservedAddress: "the source is on a reserved address"
+        }
+    }
+}
