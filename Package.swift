@@ -191,7 +191,7 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-server",
-            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser,
+            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser, logging,
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Apps/osprey-server",

@@ -62,14 +62,18 @@ struct DemoCommand: AsyncParsableCommand {
 
         var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskLimitMB * 1_000_000,
                                                 memoryLimit: memoryLimitMB * 1_000_000)
-        configuration.network.maxRedirects = 0  // a redirect could lead anywhere: never followed
+        let allowed = [origin.baseURL] + allowOrigin.compactMap { URL(string: $0) }
+        let policy = OriginPolicy(allowing: allowed)
+        // Every connection's address and every redirect's target are checked by the loader.
+        configuration.network.addressPolicy = policy.addressPolicy
+        configuration.network.sourceFilter = { policy.refusal(for: $0) }
+        configuration.network.maxRedirects = 3
         if let shared = sharedCache ?? Self.environment("OSPREY_DEMO_SHARED_CACHE") {
             configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
         }
         let parts = try configuration.makeParts()
-        let allowed = [origin.baseURL] + allowOrigin.compactMap { URL(string: $0) }
         let server = DemoServer(pipeline: parts.pipeline, memory: parts.memory!, disk: parts.disk!, origin: origin,
-                                policy: OriginPolicy(allowing: allowed), limits: (diskLimitMB, memoryLimitMB))
+                                policy: policy, limits: (diskLimitMB, memoryLimitMB))
         let app = Application(router: server.router(), configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { _ in print("osprey-demo: serving the gallery at \(base.absoluteString)/") })
         try await app.runService()

@@ -76,7 +76,7 @@ final class DemoServer: Sendable {
         guard let mode = ContentMode(rawValue: query["mode"].map(String.init) ?? "fill") else {
             return Answers.text(.badRequest, "mode must be fit or fill")
         }
-        if let refusal = policy.refusal(for: url) { return Answers.text(.forbidden, "refused: \(refusal)") }
+        if let refusal = policy.refusal(for: url) { return Answers.refused(refusal) }
         let response: ImageResponse
         do {
             response = try await pipeline.image(for: Self.thumbRequest(url, size: PixelSize(width: w, height: h), mode: mode))

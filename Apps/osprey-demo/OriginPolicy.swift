@@ -1,10 +1,10 @@
 import Foundation
-import OspreyServer
+import OspreyDomain
 
 /// Which URLs `/thumb` may fetch: only the demo's own origin (or its upstream), matched
-/// exactly by scheme, host and port, plus origins its configuration lists. A caller can
-/// never make the demo fetch another loopback, link-local or private address: such a URL is
-/// refused unless it is one of those configured origins exactly.
+/// exactly by scheme, host and port, plus origins its configuration lists. Their hosts are
+/// trusted wherever they resolve; any other URL is refused, and the loader checks every
+/// redirect's target here and every connection's address against `addressPolicy`.
 struct OriginPolicy: Sendable {
     /// `scheme://host:port`, lowercased, with the default port made explicit.
     static func origin(of url: URL) -> String? {
@@ -14,16 +14,18 @@ struct OriginPolicy: Sendable {
     }
 
     let allowed: Set<String>
+    /// For the loader: public addresses, and the allowed origins' hosts wherever they are.
+    let addressPolicy: AddressPolicy
 
     init(allowing origins: [URL]) {
         allowed = Set(origins.compactMap(Self.origin(of:)))
+        addressPolicy = AddressPolicy(trustedHosts: Set(origins.compactMap(\.host)))
     }
 
     /// Why `url` is refused, or `nil` when it may be fetched.
-    func refusal(for url: URL) -> String? {
-        guard let origin = Self.origin(of: url) else { return "only http and https URLs can be fetched" }
+    func refusal(for url: URL) -> SourceRefusal? {
+        guard let origin = Self.origin(of: url) else { return .scheme }
         if allowed.contains(origin) { return nil }
-        if let host = url.host, SourcePolicy.isPrivate(host) { return "\(host) is a loopback, link-local or private address" }
-        return "\(origin) is not an allowed origin"
+        return addressPolicy.refusal(forHost: url.host ?? "") ?? .notAllowed
     }
 }

@@ -29,6 +29,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A signing salt in hex, paired with the --key of the same position.") var salt: [String] = []
     @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
     @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature.") var allowUnsigned = false
+    @Flag(help: "Fetch sources whose host resolves to a loopback address (this machine).") var allowLoopbackSources = false
+    @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
+    var allowPrivateSources = false
+    @Flag(help: "Fetch sources whose host resolves to a link-local address (169.254/16, fe80::/10).") var allowLinkLocalSources = false
     @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-server).") var cacheDir: String?
     @Option(help: "The memory cache's limit in megabytes (default 32).") var memoryLimit: Int?
     @Option(help: "The disk cache's limit in megabytes (default 2048).") var diskLimit: Int?
@@ -46,6 +50,11 @@ struct ServerCommand: AsyncParsableCommand {
         ProcessInfo.processInfo.environment["OSPREY_" + name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A flag given, or its OSPREY_ variable set to 1 or true.
+    static func flag(_ value: Bool, _ name: String) -> Bool {
+        value || ["1", "true"].contains(environment(name)?.lowercased() ?? "")
+    }
+
     static func list(_ values: [String], _ name: String) -> [String] {
         values.isEmpty ? (environment(name)?.split(separator: ",").map(String.init) ?? []) : values
     }
@@ -60,7 +69,12 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let allowUnsigned = allowUnsigned || Self.environment("ALLOW_UNSIGNED") == "1"
+        let allowUnsigned = Self.flag(allowUnsigned, "ALLOW_UNSIGNED")
+        let opened: [(Bool, IPAddress.Category)] = [(Self.flag(allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES"), .loopback),
+                                                    (Self.flag(allowPrivateSources, "ALLOW_PRIVATE_SOURCES"), .private),
+                                                    (Self.flag(allowLinkLocalSources, "ALLOW_LINK_LOCAL_SOURCES"), .linkLocal)]
+        let policy = SourcePolicy(allowedPrefixes: Self.list(allowOrigin, "ALLOW_ORIGIN"),
+                                  allowing: Set(opened.filter(\.0).map(\.1)))
         guard !keys.pairs.isEmpty || allowUnsigned else {
             throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
         }
@@ -70,6 +84,9 @@ struct ServerCommand: AsyncParsableCommand {
         let diskMB = diskLimit ?? Self.environment("DISK_LIMIT").flatMap(Int.init) ?? 2048
         var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskMB * 1_000_000, memoryLimit: memoryMB * 1_000_000)
         configuration.network.maxRedirects = maxRedirects ?? Self.environment("MAX_REDIRECTS").flatMap(Int.init) ?? 3
+        // Where the sockets connect, and before each redirect is followed, as imgproxy checks.
+        configuration.network.addressPolicy = policy.addressPolicy
+        configuration.network.sourceFilter = { policy.refusal(for: $0) }
         let sourceMB = maxSourceSize ?? Self.environment("MAX_SOURCE_SIZE").flatMap(Int.init) ?? 50
         configuration.network.maxResponseSize = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
@@ -81,7 +98,7 @@ struct ServerCommand: AsyncParsableCommand {
         let parts = try configuration.makeParts()
         let server = ThumbnailServer(
             pipeline: parts.pipeline, keys: keys, allowUnsigned: allowUnsigned,
-            policy: SourcePolicy(allowedPrefixes: Self.list(allowOrigin, "ALLOW_ORIGIN")),
+            policy: policy,
             negotiation: FormatNegotiation(offersAVIF: avif || Self.environment("AVIF") == "1"),
             maxQueue: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64,
             maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000,

@@ -34,6 +34,11 @@ struct ServerMetrics: Sendable {
     /// A request turned away because the queue was full.
     func refusedForLoad() { refused.increment() }
 
+    /// A source the policy refused, by reason (`SourceRefusal`'s raw value).
+    func refusedSource(_ reason: SourceRefusal) {
+        Counter(label: "osprey_source_refusals_total", dimensions: [("reason", reason.rawValue)]).increment()
+    }
+
     /// Where an image came from: `network` counts a source fetch.
     func served(from tier: ImageResponse.Tier) {
         Counter(label: "osprey_image_tier_total", dimensions: [("tier", tier.rawValue)]).increment()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Osprey
 import OspreyServer
 
@@ -13,6 +14,7 @@ final class ThumbnailServer: Sendable {
     let maxQueue: Int
     let maxAge: Int
     let metrics: ServerMetrics
+    let logger = Logger(label: "osprey-server")
     /// Requests being served or waiting for a load slot.
     let inFlight = Locked(0)
 
@@ -78,11 +80,12 @@ final class ThumbnailServer: Sendable {
         } catch {
             return Answers.text(.init(code: error.status), error.description)
         }
-        if let refusal = policy.refusal(for: path.source) { return Answers.text(.forbidden, "refused: \(refusal)") }
+        if let refusal = policy.refusal(for: path.source) { return refused(path.source, refusal) }
         let response: ImageResponse
         do {
             response = try await pipeline.image(for: Self.imageRequest(for: path))
         } catch {
+            if let refusal = Answers.refusal(in: error) { return refused(path.source, refusal) }
             return Answers.failure(error)
         }
         metrics.served(from: response.tier)
@@ -104,6 +107,13 @@ final class ThumbnailServer: Sendable {
         }
         headers[.contentType] = format.mimeType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A source the policy keeps out: counted, logged with the source, answered with the reason.
+    func refused(_ source: URL, _ reason: SourceRefusal) -> Response {
+        metrics.refusedSource(reason)
+        logger.notice("refused a source", metadata: ["source": "\(source.absoluteString)", "reason": "\(reason.rawValue)"])
+        return Answers.refused(reason)
     }
 
     /// The pipeline request an imgproxy URL asks for. A side of 0 follows from the other;

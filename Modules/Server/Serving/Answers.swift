@@ -10,9 +10,22 @@ package enum Answers {
                  body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 
-    /// 502 when the source failed, 422 when its bytes are not a usable image, else 500.
+    /// 403 with the reason in a few words, and no address or URL in them.
+    package static func refused(_ reason: SourceRefusal) -> Response {
+        text(.forbidden, "refused: \(reason)")
+    }
+
+    /// The refusal a pipeline failure carries, if it is one.
+    package static func refusal(in error: any Error) -> SourceRefusal? {
+        guard case .dataLoadingFailed(.refused(let reason, _))? = error as? ImagePipeline.Error else { return nil }
+        return reason
+    }
+
+    /// 403 when the source was refused, 502 when it failed, 422 when its bytes are not a
+    /// usable image, else 500.
     package static func failure(_ error: any Error) -> Response {
-        switch error as? ImagePipeline.Error {
+        if let reason = refusal(in: error) { return refused(reason) }
+        return switch error as? ImagePipeline.Error {
         case .dataLoadingFailed?: text(.badGateway, "the source failed: \(error)")
         case .decodingFailed?, .processingFailed?: text(.unprocessableContent, "not a usable image: \(error)")
         default: text(.internalServerError, "\(error)")

@@ -1,42 +1,30 @@
 import Foundation
+import OspreyDomain
 
 /// Which source URLs a server may fetch: with an allow-list, only URLs starting with one of
-/// its prefixes; without one, any http or https URL. Either way a loopback, link-local or
-/// private address is refused unless an allowed prefix names it.
+/// its prefixes; without one, any http or https URL. Hosts the prefixes name are trusted
+/// wherever they resolve; any other host must resolve to a public address unless its
+/// category is opened. The URL's text is checked here, first; the loader checks the
+/// address on connecting (`addressPolicy`) and every redirect's target (`refusal(for:)`).
 package struct SourcePolicy: Sendable {
     package let allowedPrefixes: [String]
+    /// For the loader: the categories opened, and the allowed prefixes' hosts trusted.
+    package let addressPolicy: AddressPolicy
 
-    package init(allowedPrefixes: [String]) {
+    package init(allowedPrefixes: [String], allowing categories: Set<IPAddress.Category> = []) {
         self.allowedPrefixes = allowedPrefixes
+        let hosts = allowedPrefixes.compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
+        addressPolicy = AddressPolicy(allowing: categories, trustedHosts: Set(hosts))
     }
 
     /// Why `url` is refused, or `nil` when it may be fetched.
-    package func refusal(for url: URL) -> String? {
+    package func refusal(for url: URL) -> SourceRefusal? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            return "only http and https URLs can be fetched"
+            return .scheme
         }
         let text = url.absoluteString
         if allowedPrefixes.contains(where: { text.hasPrefix($0) }) { return nil }
-        if Self.isPrivate(host) { return "\(host) is a loopback, link-local or private address" }
-        return allowedPrefixes.isEmpty ? nil : "\(text) is not under an allowed origin"
-    }
-
-    /// Loopback, link-local, private and unspecified addresses, and `localhost`.
-    package static func isPrivate(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if host == "localhost" || host.hasSuffix(".localhost") { return true }
-        let parts = host.split(separator: ".").compactMap { UInt8($0) }
-        if parts.count == 4 {
-            switch (parts[0], parts[1]) {
-            case (127, _), (10, _), (0, _), (169, 254), (192, 168): return true
-            case (172, 16...31), (100, 64...127): return true
-            default: return false
-            }
-        }
-        if host.contains(":") {  // IPv6
-            return host == "::1" || host == "::" || host.hasPrefix("fe8") || host.hasPrefix("fe9") || host.hasPrefix("fea")
-                || host.hasPrefix("feb") || host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("::ffff:")
-        }
-        return false
+        if !allowedPrefixes.isEmpty { return .notAllowed }
+        return addressPolicy.refusal(forHost: host)
     }
 }
