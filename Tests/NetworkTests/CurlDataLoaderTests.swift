@@ -152,6 +152,13 @@ struct CurlDataLoaderTests {
                                                                to: "http://127.0.0.1:\(tls.insecurePort)/ok")) {
             try await trusting.loadData(for: DataRequest(url: tls.url("/down")))
         }
+        // Checked on every hop: http → https → http is refused at the second redirect.
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let chain = origin.url(TestHTTPServer.to(tls.url("/down").absoluteString))
+        await #expect(throws: DataLoadingError.insecureRedirect(from: chain.absoluteString, to: "http://127.0.0.1:\(tls.insecurePort)/ok")) {
+            try await trusting.loadData(for: DataRequest(url: chain))
+        }
         // Verification is on by default: a certificate nobody vouches for is refused.
         let untrusting = CurlDataLoader(configuration: .init(maxRetries: 0))
         do {
