@@ -165,14 +165,16 @@ struct DemoTests {
             .components(separatedBy: "<!-- /cli-examples -->").first, "README marks its CLI examples")
         let script = section.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }.joined()
         #expect(script.contains("osprey load") && script.contains("osprey fourcut"))
-        // The examples name the demo at port 8080, as `make demo` serves it.
-        let demo = try DemoProcess.start(port: 8080)
+        // The examples name the demo at port 8080, as `make demo` serves it; the test's demo
+        // listens on a free port, and the examples are pointed there.
+        let demo = try DemoProcess.start()
         defer { #expect(demo.stop() == 0) }
+        let examples = script.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(demo.port)")
         let work = demo.folder.appendingPathComponent("readme")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-euo", "pipefail", "-c", script]
+        shell.arguments = ["-euo", "pipefail", "-c", examples]
         shell.currentDirectoryURL = work
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = DemoProcess.buildFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")

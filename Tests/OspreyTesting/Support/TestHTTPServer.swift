@@ -76,7 +76,10 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops accepting; connections in progress end at their next step.
+    /// Stops accepting; connections in progress end at their next step. The accept loop
+    /// closes the listener as it leaves: closed here, its descriptor's number could go to a
+    /// later test's listener before the loop's next `accept`, which would then take that
+    /// server's connections and answer them from this server's files.
     public func stop() {
         let wasStopped = state.withLock { state -> Bool in
             defer { state.stopped = true }
@@ -84,7 +87,6 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
         guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// `http://127.0.0.1:PORT/path`.
@@ -116,7 +118,13 @@ public final class TestHTTPServer: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR && !state.withLock({ $0.stopped }) { continue }
+                close(listener)
+                return
+            }
+            if state.withLock({ $0.stopped }) {  // accepted as it stopped
+                close(client)
+                close(listener)
                 return
             }
             state.withLock { $0.opened += 1 }
