@@ -26,7 +26,7 @@ RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 FUZZ_SECONDS ?= 60
 
 # Every module with a DocC catalog; `make docs` builds each, warnings counted as errors.
-DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork OspreyRedisCache
+DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork OspreyRedisCache OspreyServer
 DOCS_OUT ?= .build/docs
 
 help: ## List the targets
@@ -92,6 +92,14 @@ fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each fo
 	rm -rf Fuzz/.build/release.yaml Fuzz/.build/release/Osprey*.build
 	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
+
+docs: setup ## Build the DocC documentation of every module into .build/docs (no warnings allowed)
+	@mkdir -p $(DOCS_OUT); for target in $(DOC_TARGETS); do \
+		echo "docs: $$target"; \
+		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors \
+			--output-path $(DOCS_OUT)/$$target >/dev/null || exit 1; \
+	done
+	@echo "docs: written to $(DOCS_OUT)/<module>"
 
 bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && \

@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
         .library(name: "OspreyRedisCache", targets: ["OspreyRedisCache"]),
         .library(name: "Osprey", targets: ["Osprey"]),
+        .library(name: "OspreyServer", targets: ["OspreyServer"]),
         .executable(name: "osprey", targets: ["osprey"]),
         .executable(name: "osprey-demo", targets: ["osprey-demo"]),
         .executable(name: "osprey-server", targets: ["osprey-server"]),
@@ -165,10 +166,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Server — imgproxy's URL format, signatures, source policy, format negotiation.
+        // MARK: Server — HTTP image serving: imgproxy's URLs and signatures, source policy,
+        // format negotiation, validators; Hummingbird routes and middleware any app can mount.
+        // imgproxy's effects are OspreyProcessing's processors (pure Swift); codecs are
+        // reached only through the pipeline's decoder and encoder.
         .target(
             name: "OspreyServer",
-            dependencies: ["OspreyDomain", "CCrypto", hummingbird],
+            dependencies: ["OspreyDomain", "OspreyProcessing", "CCrypto", hummingbird, logging,
+                           .product(name: "Metrics", package: "swift-metrics")],
             path: "Modules/Server",
             swiftSettings: swiftSettings
         ),
@@ -273,8 +278,14 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["osprey-demo", "osprey-server", "osprey", "OspreyCodec", "OspreyServer", "OspreyTesting"],
+            dependencies: ["osprey-demo", "osprey", "OspreyCodec", "OspreyTesting"],
             path: "Tests/DemoTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["osprey-server", "OspreyServer", "Osprey", "OspreyTesting", hummingbird],
+            path: "Tests/ServerTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -96,14 +96,18 @@ struct ServerCommand: AsyncParsableCommand {
             configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
         }
         let parts = try configuration.makeParts()
-        let server = ThumbnailServer(
-            pipeline: parts.pipeline, keys: keys, allowUnsigned: allowUnsigned,
-            policy: policy,
-            negotiation: FormatNegotiation(offersAVIF: avif || Self.environment("AVIF") == "1"),
-            maxQueue: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64,
-            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000,
-            metrics: ServerMetrics.bootstrap())
-        let app = Application(router: server.router(), configuration: .init(address: .hostname(host, port: port)),
+        let service = ImageService(pipeline: parts.pipeline, configuration: .init(
+            signingKeys: keys, allowsUnsigned: allowUnsigned, sources: policy, offersAVIF: Self.flag(avif, "AVIF"),
+            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000))
+        let metrics = ServerMetrics.bootstrap()
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/health") { _, _ in "ok\n" }
+        router.get("/metrics") { _, _ in metrics.response() }
+        router.group()
+            .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
+            .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64))
+            .addImageRoutes(service)
+        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { _ in print("osprey-server: listening on http://\(host):\(port)/") })
         try await app.runService()
         parts.disk?.close()

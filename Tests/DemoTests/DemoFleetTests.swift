@@ -26,7 +26,7 @@ extension DemoTests {
         }
 
         /// Loads every image's thumbnail through `demo`; returns the tier each reported.
-        static func loadAll(through demo: DemoProcess, origin: TestHTTPServer) throws -> [String] {
+        static func loadAll(through demo: ServerProcess, origin: TestHTTPServer) throws -> [String] {
             try names.map { name in
                 let url = origin.url("/origin/\(name)").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                 let response = try demo.get("/thumb?url=\(url)&w=96&h=96&mode=fill")
@@ -36,8 +36,8 @@ extension DemoTests {
             }
         }
 
-        static func instance(upstream origin: TestHTTPServer, redis: RedisServer?) throws -> DemoProcess {
-            try DemoProcess.start(arguments: ["--upstream", origin.url("").absoluteString] + (redis.map { ["--shared-cache", $0.url] } ?? []))
+        static func instance(upstream origin: TestHTTPServer, redis: RedisServer?) throws -> ServerProcess {
+            try ServerProcess.start(arguments: ["--upstream", origin.url("").absoluteString] + (redis.map { ["--shared-cache", $0.url] } ?? []))
         }
 
         @Test func threeInstancesDownloadEachOriginalOnceWithTheSharedTierAndThreeTimesWithout() throws {

@@ -3,99 +3,10 @@ import OspreyCodec
 import OspreyTesting
 import Testing
 
-/// The built `osprey-demo` (or `osprey-server`), started on a free port with its own folders,
-/// stopped with SIGTERM.
-final class DemoProcess {
-    let port: Int
-    let folder: URL
-    let process = Process()
-    let log: URL
-
-    static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
-
-    /// Starts the demo on `port`, or on a free port: if a port found free is taken before
-    /// the demo binds it (the demo then exits), on another, up to five times.
-    static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-demo",
-                      readyPath: String = "/stats.json") throws -> DemoProcess {
-        if let port { return try DemoProcess(port: port, arguments: arguments, executable: executable, readyPath: readyPath).ready() }
-        var attempts = 0
-        while true {
-            let demo = try DemoProcess(port: LoopbackPort.free(), arguments: arguments, executable: executable, readyPath: readyPath)
-            if demo.started || demo.process.isRunning || attempts == 4 { return try demo.ready() }
-            attempts += 1
-        }
-    }
-
-    /// Whether the demo answered (rather than exiting or running past its deadline).
-    private var started = false
-
-    private init(port: Int, arguments: [String], executable: String, readyPath: String) throws {
-        self.port = port
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        log = folder.appendingPathComponent("demo.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = Self.buildFolder.appendingPathComponent(executable)
-        process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
-        process.environment = environment
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
-        while (try? get(readyPath)) == nil {
-            guard process.isRunning, ContinuousClock.now < deadline else { return }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        started = true
-    }
-
-    /// This demo if it started; its log as the error otherwise.
-    private func ready() throws -> DemoProcess {
-        guard started else { throw DemoError.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "") }
-        return self
-    }
-
-    var base: String { "http://127.0.0.1:\(port)" }
-
-    /// Status, headers and body of a GET, through curl's command line tool.
-    @discardableResult
-    func get(_ path: String, headers: [String] = []) throws -> (status: Int, headers: String, body: Data) {
-        let bodyFile = folder.appendingPathComponent("body-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: bodyFile) }
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-D", "-", "-o", bodyFile.path, "--max-time", "60"] + headers.flatMap { ["-H", $0] } + [base + path]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        let head = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        guard curl.terminationStatus == 0, let statusLine = head.split(separator: "\r\n").first,
-              let status = Int(statusLine.split(separator: " ")[1]) else { throw DemoError.requestFailed(path) }
-        return (status, head.lowercased(), (try? Data(contentsOf: bodyFile)) ?? Data())
-    }
-
-    func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    enum DemoError: Error { case notStarted(String), requestFailed(String), noBrowser }
-}
-
 @Suite("Demo gallery", .serialized)
 struct DemoTests {
     @Test func thumbServesProcessedImagesWithValidatorsAndRefusesOtherOrigins() throws {
-        let demo = try DemoProcess.start()
+        let demo = try ServerProcess.start()
         defer { #expect(demo.stop() == 0) }
         let image = demo.base + "/origin/photo-3.jpg"
         let query = "url=\(image.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=120&h=90&mode=fill"
@@ -122,12 +33,12 @@ struct DemoTests {
     }
 
     @Test func aBrowserLoadsEveryImageAndAReloadReportsCachedTiers() throws {
-        let demo = try DemoProcess.start()
+        let demo = try ServerProcess.start()
         defer { #expect(demo.stop() == 0) }
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                     "Chromium is missing: `make test` installs Debian's chromium")
         // .build/demo-gallery.png, beside the build folders.
-        let screenshot = DemoProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("demo-gallery.png")
+        let screenshot = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("demo-gallery.png")
         let first = try Self.browse(chromium, demo.base + "/", profile: demo.folder.appendingPathComponent("profile"))
         let (total, loaded) = (Self.attribute("data-total", in: first), Self.attribute("data-loaded", in: first))
         #expect(Self.attribute("data-ready", in: first) == "yes", "the page's load event ran")
@@ -144,13 +55,13 @@ struct DemoTests {
     }
 
     @Test func sigtermStopsCleanlyAndTheCacheStaysValid() throws {
-        let demo = try DemoProcess.start()
+        let demo = try ServerProcess.start()
         #expect(try demo.get("/").status == 200)
         #expect(demo.stop() == 0)
         let log = try String(contentsOf: demo.log, encoding: .utf8)
         #expect(log.contains("disk cache index flushed"))
         let osprey = Process()
-        osprey.executableURL = DemoProcess.buildFolder.appendingPathComponent("osprey")
+        osprey.executableURL = ServerProcess.buildFolder.appendingPathComponent("osprey")
         osprey.arguments = ["cache", "verify", "--cache-dir", demo.folder.appendingPathComponent("cache").path]
         osprey.standardOutput = FileHandle.nullDevice
         try osprey.run()
@@ -159,7 +70,7 @@ struct DemoTests {
     }
 
     @Test func theREADMECommandLineExamplesRunAsWritten() throws {
-        let root = DemoProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "<!-- cli-examples -->").dropFirst().first?
             .components(separatedBy: "<!-- /cli-examples -->").first, "README marks its CLI examples")
@@ -167,7 +78,7 @@ struct DemoTests {
         #expect(script.contains("osprey load") && script.contains("osprey fourcut"))
         // The examples name the demo at port 8080, as `make demo` serves it; the test's demo
         // listens on a free port, and the examples are pointed there.
-        let demo = try DemoProcess.start()
+        let demo = try ServerProcess.start()
         defer { #expect(demo.stop() == 0) }
         let examples = script.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(demo.port)")
         let work = demo.folder.appendingPathComponent("readme")
@@ -177,7 +88,7 @@ struct DemoTests {
         shell.arguments = ["-euo", "pipefail", "-c", examples]
         shell.currentDirectoryURL = work
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = DemoProcess.buildFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = ServerProcess.buildFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["OSPREY_CACHE_DIR"] = work.appendingPathComponent("cache").path
         shell.environment = environment
         let output = Pipe()

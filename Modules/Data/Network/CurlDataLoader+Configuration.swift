@@ -34,13 +34,13 @@ extension CurlDataLoader {
         public var requestModifier: @Sendable (inout DataRequest) -> Void
         /// Which addresses sources may be fetched from, checked where each connection is
         /// opened (the first, each redirect's, each retry's), on the address the host name
-        /// resolved to. `nil` (the default) connects anywhere; set ``AddressPolicy()`` when
+        /// resolved to. `nil` (the default) connects anywhere; set `AddressPolicy()` when
         /// URLs come from users, so none can reach this machine or its private network.
         /// With a policy, the environment's proxy settings are not used.
         public var addressPolicy: AddressPolicy?
         /// Checked for every redirect's target before it is followed, after the target is
         /// resolved as libcurl resolves it: a refusal ends the load with
-        /// ``DataLoadingError/refused(_:url:)``. A server passes its allow-list here, so an
+        /// `DataLoadingError.refused(_:url:)`. A server passes its allow-list here, so an
         /// allowed origin cannot bounce a fetch elsewhere. `nil` (the default) follows any
         /// http or https target.
         public var sourceFilter: (@Sendable (URL) -> SourceRefusal?)?

@@ -1,5 +1,5 @@
 /// Why an imgproxy-style URL is refused, with the HTTP status that says so.
-package enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path is not `/{signature}/{options…}/{source}`.
     case malformed(String)
     /// An option Osprey does not support, or one with arguments it cannot use.
@@ -9,14 +9,15 @@ package enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `insecure` or `_` in place of a signature, and the server requires signed URLs.
     case unsigned
 
-    package var status: Int {
+    /// The HTTP status that answers it.
+    public var status: Int {
         switch self {
         case .malformed, .unsupported: 400
         case .badSignature, .unsigned: 403
         }
     }
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .malformed(let reason): "malformed URL: \(reason)"
         case .unsupported(let reason): "unsupported: \(reason)"

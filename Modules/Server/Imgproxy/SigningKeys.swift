@@ -3,17 +3,27 @@ import Foundation
 
 /// The key and salt pairs a server accepts signatures from (several while keys rotate), as
 /// imgproxy signs: HMAC-SHA256 over salt + path, base64url without padding.
-package struct SigningKeys: Sendable {
-    package struct Pair: Sendable {
+public struct SigningKeys: Sendable {
+    /// One key and its salt.
+    public struct Pair: Sendable {
         let key: [UInt8]
         let salt: [UInt8]
     }
 
-    package let pairs: [Pair]
+    /// Every pair accepted; none means signatures are not checked.
+    public let pairs: [Pair]
 
-    /// Pairs from hex keys and salts, given in the same order.
-    /// - Throws: a message when the counts differ or a value is not hex.
-    package init(hexKeys: [String], hexSalts: [String]) throws(ImgproxyError) {
+    /// No keys: only unsigned URLs can be served, and only where the service allows them.
+    public static let none = SigningKeys(pairs: [])
+
+    private init(pairs: [Pair]) {
+        self.pairs = pairs
+    }
+
+    /// Pairs from hex keys and salts, given in the same order (imgproxy's `IMGPROXY_KEY`
+    /// and `IMGPROXY_SALT`).
+    /// - Throws: ``ImgproxyError/malformed(_:)`` when the counts differ or a value is not hex.
+    public init(hexKeys: [String], hexSalts: [String]) throws(ImgproxyError) {
         guard hexKeys.count == hexSalts.count else { throw .malformed("give as many --salt as --key values") }
         var pairs: [Pair] = []
         for (key, salt) in zip(hexKeys, hexSalts) {
@@ -26,7 +36,7 @@ package struct SigningKeys: Sendable {
     }
 
     /// The signature of `path` (from the slash after the signature) under `pair`.
-    package static func signature(of path: String, with pair: Pair) -> String {
+    static func signature(of path: String, with pair: Pair) -> String {
         var message = pair.salt
         message += Array(path.utf8)
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
@@ -38,7 +48,7 @@ package struct SigningKeys: Sendable {
     }
 
     /// Whether `signature` matches `path` under any pair, compared in constant time.
-    package func verify(_ signature: String, path: String) -> Bool {
+    func verify(_ signature: String, path: String) -> Bool {
         pairs.contains { pair in
             let expected = Array(Self.signature(of: path, with: pair).utf8), given = Array(signature.utf8)
             guard expected.count == given.count else { return false }

@@ -6,19 +6,22 @@ import OspreyDomain
 /// wherever they resolve; any other host must resolve to a public address unless its
 /// category is opened. The URL's text is checked here, first; the loader checks the
 /// address on connecting (`addressPolicy`) and every redirect's target (`refusal(for:)`).
-package struct SourcePolicy: Sendable {
-    package let allowedPrefixes: [String]
+public struct SourcePolicy: Sendable {
+    /// The URL prefixes sources must start with; empty allows any http or https URL.
+    public let allowedPrefixes: [String]
     /// For the loader: the categories opened, and the allowed prefixes' hosts trusted.
-    package let addressPolicy: AddressPolicy
+    public let addressPolicy: AddressPolicy
 
-    package init(allowedPrefixes: [String], allowing categories: Set<IPAddress.Category> = []) {
+    /// A policy allowing URLs under `allowedPrefixes` (any public URL when empty), and hosts
+    /// that resolve to the address `categories` besides public ones.
+    public init(allowedPrefixes: [String] = [], allowing categories: Set<IPAddress.Category> = []) {
         self.allowedPrefixes = allowedPrefixes
         let hosts = allowedPrefixes.compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
         addressPolicy = AddressPolicy(allowing: categories, trustedHosts: Set(hosts))
     }
 
     /// Why `url` is refused, or `nil` when it may be fetched.
-    package func refusal(for url: URL) -> SourceRefusal? {
+    public func refusal(for url: URL) -> SourceRefusal? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             return .scheme
         }

@@ -8,7 +8,7 @@ import Testing
 /// from PyPI), against an origin on loopback.
 // Serialized: each test blocks a thread of the shared pool while curl and the server run.
 @Suite("osprey-server", .serialized)
-struct ServerTests {
+struct ServerProcessTests {
     static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
     static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
     /// The pair before a rotation, still accepted beside the new one.
@@ -17,8 +17,8 @@ struct ServerTests {
     /// One URL for the builder to make.
     struct Spec: Codable {
         var url: String
-        var key: String? = ServerTests.key
-        var salt: String? = ServerTests.salt
+        var key: String? = ServerProcessTests.key
+        var salt: String? = ServerProcessTests.salt
         var resizingType = "fit"
         var width = 0
         var height = 0
@@ -60,8 +60,8 @@ struct ServerTests {
         return origin
     }
 
-    static func server(_ origin: TestHTTPServer, _ extra: [String] = []) throws -> DemoProcess {
-        try DemoProcess.start(arguments: ["--key", key, "--salt", salt, "--key", oldKey, "--salt", oldSalt,
+    static func server(_ origin: TestHTTPServer, _ extra: [String] = []) throws -> ServerProcess {
+        try ServerProcess.start(arguments: ["--key", key, "--salt", salt, "--key", oldKey, "--salt", oldSalt,
                                           "--allow-origin", origin.url("/").absoluteString] + extra,
                               executable: "osprey-server", readyPath: "/health")
     }
@@ -139,7 +139,7 @@ struct ServerTests {
     @Test func sourcesOutsideTheAllowListAndPrivateAddressesAreRefused() throws {
         let origin = try Self.origin()
         defer { origin.stop() }
-        let open = try DemoProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
+        let open = try ServerProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
         defer { #expect(open.stop() == 0) }
         let unsigned = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, key: nil, salt: nil, width: 32, height: 32)])
         let loopback = try open.get(unsigned[0])

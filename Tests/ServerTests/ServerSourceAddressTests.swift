@@ -2,13 +2,11 @@ import Foundation
 import OspreyTesting
 import Testing
 
-/// `osprey-server` and the demo against a loopback service standing in for a company's
+/// `osprey-server` against a loopback service standing in for a company's
 /// internal network: the service counts what reaches it through each route, refused by
 /// default and allowed by the matching flag or an `--allow-origin` naming it.
 @Suite("osprey-server's source addresses", .serialized)
 struct ServerSourceAddressTests {
-    static func encoded(_ url: String) -> String { url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
-
     /// The internal service, with one image.
     static func service() throws -> TestHTTPServer {
         let service = try TestHTTPServer()
@@ -16,20 +14,15 @@ struct ServerSourceAddressTests {
         return service
     }
 
-    /// Numeric spellings and IPv6 forms of 127.0.0.1, as a user would type them.
-    static func spellings(port: Int) -> [String] {
-        ["127.1", "0x7f000001", "2130706433", "0177.0.0.1", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]"].map {
-            "http://\($0):\(port)/files/secret.jpg"
-        }
-    }
+    static func spellings(port: Int) -> [String] { LoopbackSpellings.urls(port: port, path: "/files/secret.jpg") }
 
     @Test func numericSpellingsAndIPv6FormsOfLoopbackReachNothingUnlessLoopbackIsAllowed() throws {
         let service = try Self.service()
         defer { service.stop() }
-        let paths = try ServerTests.paths(Self.spellings(port: service.port).map {
-            ServerTests.Spec(url: $0, key: nil, salt: nil, width: 32, height: 32)
+        let paths = try ServerProcessTests.paths(Self.spellings(port: service.port).map {
+            ServerProcessTests.Spec(url: $0, key: nil, salt: nil, width: 32, height: 32)
         })
-        let closed = try DemoProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
+        let closed = try ServerProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
         for path in paths {
             let answer = try closed.get(path)
             #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == "refused: the source is on a loopback address\n",
@@ -42,7 +35,7 @@ struct ServerSourceAddressTests {
         let logged = try String(contentsOf: closed.log, encoding: .utf8)
         #expect(logged.contains("refused a source") && logged.contains("reason=loopback") && logged.contains("0x7f000001"), "\(logged)")
 
-        let open = try DemoProcess.start(arguments: ["--allow-unsigned", "--allow-loopback-sources"], executable: "osprey-server",
+        let open = try ServerProcess.start(arguments: ["--allow-unsigned", "--allow-loopback-sources"], executable: "osprey-server",
                                          readyPath: "/health")
         defer { #expect(open.stop() == 0) }
         for path in paths { #expect(try open.get(path).status == 200, "\(path)") }
@@ -54,9 +47,9 @@ struct ServerSourceAddressTests {
         defer { service.stop(); origin.stop() }
         let internalURL = "http://127.0.0.1:\(service.port)/files/secret.jpg"
         let routes = [internalURL, "http://127.1:\(service.port)/files/secret.jpg", "file:///etc/passwd"]
-        let specs = routes.map { ServerTests.Spec(url: origin.url(TestHTTPServer.to($0)).absoluteString, width: 32, height: 32) }
-        let paths = try ServerTests.paths(specs)
-        let server = try ServerTests.server(origin)
+        let specs = routes.map { ServerProcessTests.Spec(url: origin.url(TestHTTPServer.to($0)).absoluteString, width: 32, height: 32) }
+        let paths = try ServerProcessTests.paths(specs)
+        let server = try ServerProcessTests.server(origin)
         for (path, reason) in zip(paths, ["not under an allowed origin", "not under an allowed origin", "only http and https"]) {
             let answer = try server.get(path)
             #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self).contains(reason), "\(path)")
@@ -65,23 +58,9 @@ struct ServerSourceAddressTests {
         #expect(service.connections.opened == 0)
         #expect(origin.requests.count == routes.count, "each redirect was asked for once: no retries")
         // Named by --allow-origin, the internal service is a source like any other.
-        let allowing = try ServerTests.server(origin, ["--allow-origin", "http://127.0.0.1:\(service.port)/"])
+        let allowing = try ServerProcessTests.server(origin, ["--allow-origin", "http://127.0.0.1:\(service.port)/"])
         defer { #expect(allowing.stop() == 0) }
         #expect(try allowing.get(paths[0]).status == 200)
         #expect(service.hits("/files/secret.jpg") == 1)
-    }
-
-    @Test func theDemoFollowsRedirectsOnlyWithinItsOrigins() throws {
-        let service = try Self.service(), origin = try TestHTTPServer()
-        defer { service.stop(); origin.stop() }
-        origin.serve("photo.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
-        let demo = try DemoProcess.start(arguments: ["--allow-origin", origin.url("/").absoluteString])
-        defer { #expect(demo.stop() == 0) }
-        func thumb(_ url: String) throws -> Int { try demo.get("/thumb?url=\(Self.encoded(url))&w=32&h=32").status }
-        #expect(try thumb(origin.url(TestHTTPServer.to("http://127.0.0.1:\(service.port)/files/secret.jpg")).absoluteString) == 403)
-        #expect(try thumb(origin.url(TestHTTPServer.to("file:///etc/passwd")).absoluteString) == 403)
-        for url in Self.spellings(port: service.port) { #expect(try thumb(url) == 403, "\(url)") }
-        #expect(service.connections.opened == 0)
-        #expect(try thumb(origin.url(TestHTTPServer.to("/files/photo.jpg")).absoluteString) == 200, "within the origin")
     }
 }

@@ -1,0 +1,32 @@
+import Hummingbird
+import Metrics
+import OspreyDomain
+
+/// Bounds the requests served or waiting at once: past the limit a request is answered
+/// `503` with `Retry-After: 1` at once, rather than left to pile up in memory.
+public struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The most requests inside at once.
+    public let limit: Int
+    private let inside = Locked(0)
+    private let refused = Counter(label: "osprey_requests_refused_total")
+
+    /// Admits at most `limit` requests at once.
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let admitted = inside.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            refused.increment()
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "busy: try again\n")))
+        }
+        defer { inside.withLock { $0 -= 1 } }
+        return try await next(request, context)
+    }
+}

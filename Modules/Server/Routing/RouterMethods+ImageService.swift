@@ -1,0 +1,24 @@
+import Hummingbird
+
+extension RouterMethods {
+    /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`.
+    /// An empty prefix serves them at the root, as imgproxy does; give a router group of
+    /// its own to add ``AdmissionMiddleware`` and ``ImageMetricsMiddleware`` to these routes alone.
+    ///
+    /// ```swift
+    /// router.group()
+    ///     .add(middleware: ImageMetricsMiddleware())
+    ///     .add(middleware: AdmissionMiddleware(limit: 64))
+    ///     .addImageRoutes(service)
+    /// ```
+    @discardableResult
+    public func addImageRoutes(_ service: ImageService, at prefix: String = "") -> Self {
+        let mount = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+        get(RouterPath(mount + "/**")) { request, _ in
+            // The path as received, percent-encoding kept: the signature covers it so.
+            let path = request.uri.path
+            return await service.respond(to: request, path: path.hasPrefix(mount) ? String(path.dropFirst(mount.count)) : path)
+        }
+        return self
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A server the package builds (`osprey-server`, `osprey-demo`), started on a free port with
+/// its own folders, asked through curl's command line tool, stopped with SIGTERM.
+public final class ServerProcess {
+    public let port: Int
+    public let folder: URL
+    public let process = Process()
+    public let log: URL
+
+    public static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
+
+    /// Starts the demo on `port`, or on a free port: if a port found free is taken before
+    /// the demo binds it (the demo then exits), on another, up to five times.
+    public static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-demo",
+                      readyPath: String = "/stats.json") throws -> ServerProcess {
+        if let port { return try ServerProcess(port: port, arguments: arguments, executable: executable, readyPath: readyPath).ready() }
+        var attempts = 0
+        while true {
+            let demo = try ServerProcess(port: LoopbackPort.free(), arguments: arguments, executable: executable, readyPath: readyPath)
+            if demo.started || demo.process.isRunning || attempts == 4 { return try demo.ready() }
+            attempts += 1
+        }
+    }
+
+    /// Whether the demo answered (rather than exiting or running past its deadline).
+    private var started = false
+
+    private init(port: Int, arguments: [String], executable: String, readyPath: String) throws {
+        self.port = port
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        log = folder.appendingPathComponent("demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = Self.buildFolder.appendingPathComponent(executable)
+        process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
+        while (try? get(readyPath)) == nil {
+            guard process.isRunning, ContinuousClock.now < deadline else { return }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        started = true
+    }
+
+    /// This demo if it started; its log as the error otherwise.
+    private func ready() throws -> ServerProcess {
+        guard started else { throw Failure.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "") }
+        return self
+    }
+
+    public var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Status, headers and body of a GET, through curl's command line tool.
+    @discardableResult
+    public func get(_ path: String, headers: [String] = []) throws -> (status: Int, headers: String, body: Data) {
+        let answer = try CurlGet.run(base + path, headers: headers, scratch: folder)
+        return (answer.status, answer.headers, answer.body)
+    }
+
+    public func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    public enum Failure: Error { case notStarted(String), noBrowser }
+}

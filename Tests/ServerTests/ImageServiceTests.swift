@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Osprey
+import OspreyServer
+import OspreyTesting
+import Testing
+
+/// The `OspreyServer` module on its own: `ImageService` mounted in an app's router, with its
+/// middleware, answering real HTTP requests from curl.
+// Serialized: curl runs on a thread of its own while the app answers on the shared pool.
+@Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(2)))
+struct ImageServiceTests {
+    @Test func anAppMountsTheRoutesUnderAPrefixBesideItsOwn() async throws {
+        let harness = try ServingHarness()
+        defer { harness.stop() }
+        let paths = try harness.paths([.init(url: harness.source("photo.jpg"), width: 120, height: 90, extension_: "png"),
+                                       .init(url: harness.source("photo.jpg"), key: nil, salt: nil, width: 64, height: 64),
+                                       .init(url: harness.source("photo.jpg"), key: "0011", salt: "0011", width: 64, height: 64)])
+        let router = Router()
+        router.get("/hello") { _, _ in "the app's own route\n" }
+        router.addImageRoutes(harness.service, at: "/images")
+        try await ServingHarness.serving(router) { base in
+            let image = try await CurlGet.fetch(base + "/images" + paths[0])
+            #expect(image.status == 200 && image.header("content-type") == "image/png")
+            let info = try ImageCodec().info(.data(image.body))
+            #expect(max(info.width, info.height) == 120)
+            #expect(try await CurlGet.fetch(base + "/hello").text == "the app's own route\n")
+            #expect(try await CurlGet.fetch(base + paths[0]).status == 404, "only under the prefix")
+            let unsigned = try await CurlGet.fetch(base + "/images" + paths[1])
+            #expect(unsigned.status == 403 && unsigned.text.contains("unsigned"))
+            #expect(try await CurlGet.fetch(base + "/images" + paths[2]).status == 403, "a wrong key")
+            #expect(try await CurlGet.fetch(base + "/images/_/xyz:1/plain/http://a.example/b.jpg").status == 400)
+        }
+    }
+
+    @Test func validatorsVaryAndNotModified() async throws {
+        let harness = try ServingHarness()
+        defer { harness.stop() }
+        let paths = try harness.paths([.init(url: harness.source("photo.jpg"), width: 96, height: 96),
+                                       .init(url: harness.source("photo.jpg"), width: 96, height: 96, extension_: "webp")])
+        let router = Router()
+        router.addImageRoutes(harness.service)
+        try await ServingHarness.serving(router) { base in
+            let negotiated = try await CurlGet.fetch(base + paths[0], headers: ["Accept: image/webp,*/*"])
+            #expect(negotiated.header("content-type") == "image/webp" && negotiated.header("vary") == "accept")
+            #expect(negotiated.header("cache-control") == "public, max-age=31536000")
+            let named = try await CurlGet.fetch(base + paths[1])
+            #expect(named.header("content-type") == "image/webp" && named.header("vary") == nil, "the URL names the format")
+            let etag = try #require(named.header("etag"))
+            for condition in [etag, "\"other\", \(etag)", "W/\(etag)", "*"] {
+                let again = try await CurlGet.fetch(base + paths[1], headers: ["If-None-Match: \(condition)"])
+                #expect(again.status == 304 && again.body.isEmpty && again.header("etag") == etag, "\(condition)")
+            }
+            #expect(try await CurlGet.fetch(base + paths[1], headers: ["If-None-Match: \"other\""]).status == 200)
+        }
+    }
+
+    @Test func theAdmissionBoundAnswers503WhileItIsFull() async throws {
+        let harness = try ServingHarness()
+        let paths = try harness.paths([.init(url: harness.origin.url("/delay/60000/files/photo.jpg").absoluteString, width: 32),
+                                       .init(url: harness.source("alpha.png"), width: 16)])
+        let router = Router()
+        router.group().add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: 1)).addImageRoutes(harness.service)
+        try await ServingHarness.serving(router) { base in
+            async let slow = CurlGet.fetch(base + paths[0])
+            // Inside once its source is asked for: the origin counts it before answering.
+            while harness.origin.peakConcurrentDelays == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let busy = try await CurlGet.fetch(base + paths[1])
+            #expect(busy.status == 503 && busy.header("retry-after") == "1")
+            harness.origin.stop()  // the delay ends, the slow request is answered and leaves
+            _ = try await slow
+            #expect(try await CurlGet.fetch(base + paths[1]).status == 502, "admitted again (the origin is gone)")
+        }
+    }
+}
