@@ -102,8 +102,10 @@ docs: setup ## Build the DocC documentation of every module into .build/docs (no
 	@echo "docs: written to $(DOCS_OUT)/<module>"
 
 bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
-	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk >/dev/null; }
+	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null && \
+		command -v djpeg >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk \
+		libjpeg-turbo-progs >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
 	@# A stale build manifest would miss source files added to the root package since, and
 	@# SwiftPM has kept the root package's modules compiled against an older layout of its
@@ -128,10 +130,12 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 		$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-static --static-swift-stdlib --product $$client || exit 1; done
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
-	@# osprey-server against thumbor (from PyPI, in a virtualenv of its own), loaded by wrk.
+	@# osprey-server against thumbor (from PyPI, in a virtualenv of its own), loaded by wrk, each URL once;
+	@# libvips in-process (pyvips, in the same virtualenv) and djpeg as yardsticks.
 	$(RELEASE_BUILD) --product osprey-server
 	[ -x $(BENCH_WORK)/thumbor-venv/bin/thumbor ] || { python3 -m venv $(BENCH_WORK)/thumbor-venv && \
 		$(BENCH_WORK)/thumbor-venv/bin/pip install --quiet thumbor; }
+	$(BENCH_WORK)/thumbor-venv/bin/python -c 'import pyvips' 2>/dev/null || $(BENCH_WORK)/thumbor-venv/bin/pip install --quiet pyvips
 	python3 Benchmarks/Scripts/compare_server.py .build/release/osprey-server $(BENCH_WORK)/thumbor-venv/bin/thumbor $(BENCH_WORK)/server 20
 	$(RELEASE_BUILD) --product osprey-demo
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet

@@ -1,26 +1,38 @@
 #!/usr/bin/env python3
-"""osprey-server against thumbor, each on both cores, thumbnailing one 12 MP JPEG served by
-nginx on loopback.
+"""osprey-server against thumbor, with libvips in-process and djpeg as yardsticks, each URL
+asked once.
 
-thumbor runs with its Pillow engine, one process per core (--processes 2), its original
-storage on (files) and no result storage; osprey-server with its defaults. wrk asks both to
-fit the photo into a box of a random size from 200 to 1199 px on each side, as JPEG at
-quality 80, from 4 connections for DURATION seconds after a warm-up, so neither can answer
-from a cache of results. Prints requests per second, p50 and p99 latency, and the peak
-resident memory of each server (the sum over thumbor's processes).
+Two workloads, each over 12 MP JPEGs served by nginx on loopback, fitted into a box of
+400–600 px a side as JPEG at quality 80:
+  one photo   — one photo at many sizes (responsive images: every width of one upload);
+  40 photos   — 40 photos in turn, each at sizes of its own.
+Every (photo, size) pair is asked once across all connections: wrk runs the script once per
+thread, so each thread takes its own share of one seeded permutation (thread t the pairs at
+t, t + T, t + 2T …). The warm-up asks each photo at a size outside the box, so the originals
+are stored (osprey-server's disk cache, thumbor's file storage) and no measured answer is in
+a cache of results. thumbor runs with its Pillow engine, one process per core, no result
+storage; osprey-server with its defaults.
+
+Yardsticks in the same run: libvips in-process (pyvips, imgproxy's engine) on two threads
+over the same pairs, reading the files; and the JPEG decoder alone, `djpeg -scale 1/4`, the
+reduced decode every answer needs at least.
 
 usage: compare_server.py OSPREY_SERVER THUMBOR WORK_DIR [DURATION]
+(pyvips comes from THUMBOR's virtualenv.)
 """
-import os, re, shutil, signal, subprocess, sys, time, urllib.request
+import os, random, re, shutil, signal, subprocess, sys, threading, time, urllib.request
 
 from photos import make_photos
 
 osprey_server, thumbor, work = sys.argv[1], sys.argv[2], sys.argv[3]
 duration = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+venv_python = os.path.join(os.path.dirname(thumbor), "python")
+THREADS, CONNECTIONS = 2, 4
+BOX = range(400, 601)
 os.makedirs(work, exist_ok=True)
-photo = make_photos(os.path.join(work, "www"), 1)[0]
+photos = make_photos(os.path.join(work, "www"), 40)
 origin_port, osprey_port, thumbor_port = 18091, 18092, 18093
-source = f"http://127.0.0.1:{origin_port}/{os.path.basename(photo)}"
+sources = [f"http://127.0.0.1:{origin_port}/{os.path.basename(p)}" for p in photos]
 
 conf = os.path.join(work, "nginx.conf")
 with open(conf, "w") as f:
@@ -40,15 +52,29 @@ ALLOW_UNSAFE_URL = True
 QUALITY = 80
 """)
 
-lua = os.path.join(work, "sizes.lua")
+
+def pairs(photo_count, seed):
+    """Every (photo, width, height) of the workload, in one seeded order."""
+    jobs = [(i % photo_count, w, h) for i, (w, h) in enumerate((w, h) for w in BOX for h in BOX)]
+    random.Random(seed).shuffle(jobs)
+    return jobs
 
 
-def write_lua(prefix, suffix):
-    with open(lua, "w") as f:
-        f.write(f"""math.randomseed(1)
+def write_lua(path, jobs, url):
+    """A wrk script: thread t asks jobs t, t + T, t + 2T … once each, then only /health."""
+    with open(path, "w") as f:
+        f.write("local jobs = {\n")
+        for photo, w, h in jobs:
+            f.write(f'  "{url(photo, w, h)}",\n')
+        f.write(f"""}}
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) next_job = tid + 1 end
 request = function()
-  local w, h = math.random(200, 1199), math.random(200, 1199)
-  return wrk.format("GET", string.format("{prefix}", w, h) .. "{suffix}")
+  local path = jobs[next_job]
+  next_job = next_job + {THREADS}
+  if path == nil then path = "/exhausted" end
+  return wrk.format("GET", path)
 end
 """)
 
@@ -70,7 +96,7 @@ def tree(pid):
 
 
 def wait_ready(url):
-    for _ in range(200):
+    for _ in range(300):
         try:
             urllib.request.urlopen(url, timeout=30).read()
             return
@@ -79,48 +105,111 @@ def wait_ready(url):
     sys.exit(f"not ready: {url}")
 
 
-def measure(name, argv, port, ready_path, prefix, suffix):
-    base = f"http://127.0.0.1:{port}"
-    # A session of its own, so the stop reaches thumbor's worker processes too.
-    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        wait_ready(base + ready_path)
-        if server.poll() is not None:
-            sys.exit(f"{name} exited at start (is its port taken?)")
-        write_lua(prefix, suffix)
-        subprocess.run(["wrk", "-t2", "-c4", "-d3s", "-s", lua, base], capture_output=True)  # warm-up: the original downloaded and stored
-        out = subprocess.run(["wrk", "-t2", "-c4", f"-d{duration}s", "--latency", "-s", lua, base],
-                             capture_output=True, text=True).stdout
-        memory = peak(tree(server.pid))
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        time.sleep(1)
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    def latency(p):
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return name, rps, latency(50), latency(99), memory, int(errors.group(1)) if errors else 0
+def warm(base, url, photo_count):
+    """Each photo once at a size outside the box: its original stored, no result cached."""
+    def one(i):
+        urllib.request.urlopen(base + url(i, 300, 300), timeout=120).read()
+    threads = [threading.Thread(target=lambda k=k: [one(i) for i in range(k, photo_count, THREADS)]) for k in range(THREADS)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
 
 
+def serve(name, argv, port, ready_path, url, workloads):
+    """Each workload against one fresh server process: requests/s, p50, p99, errors, memory."""
+    rows = []
+    for label, photo_count, seed in workloads:
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            wait_ready(base + ready_path)
+            if server.poll() is not None:
+                sys.exit(f"{name} exited at start (is its port taken?)")
+            warm(base, url, photo_count)
+            lua = os.path.join(work, "jobs.lua")
+            write_lua(lua, pairs(photo_count, seed), url)
+            out = subprocess.run(["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", "-s", lua, base],
+                                 capture_output=True, text=True).stdout
+            memory = peak(tree(server.pid))
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+            time.sleep(1)
+        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        total = int(re.search(r"(\d+) requests in", out).group(1))
+
+        def latency(p):
+            value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
+            return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        if total > len(BOX) ** 2:
+            sys.exit("the jobs ran out: some requests were asked twice")
+        rows.append((label, name, rps, latency(50), latency(99), memory, int(errors.group(1)) if errors else 0))
+    return rows
+
+
+VIPS = r"""
+import pyvips, sys, threading, time, random
+photos, duration, threads, seed, count = sys.argv[1].split(","), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+jobs = [(i % count, w, h) for i, (w, h) in enumerate((w, h) for w in range(400, 601) for h in range(400, 601))]
+random.Random(seed).shuffle(jobs)
+done = [0] * threads
+def work(t):
+    end = time.monotonic() + duration
+    for photo, w, h in jobs[t::threads]:
+        if time.monotonic() > end: break
+        pyvips.Image.thumbnail(photos[photo], w, height=h).write_to_buffer(".jpg", Q=80)
+        done[t] += 1
+pyvips.cache_set_max(0)
+start = time.monotonic()
+ts = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+[t.start() for t in ts]; [t.join() for t in ts]
+print(sum(done) / (time.monotonic() - start))
+"""
+
+
+def vips(photo_count, seed):
+    """Thumbnails a second from libvips in this machine's two threads, no HTTP."""
+    out = subprocess.run([venv_python, "-c", VIPS, ",".join(photos[:photo_count]), str(duration), str(THREADS), str(seed),
+                          str(photo_count)], capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+
+def djpeg_floor():
+    """Decodes a second of the first photo at 1/4 scale, one djpeg per core at once."""
+    rounds = 20
+    start = time.monotonic()
+    procs = [subprocess.Popen(["bash", "-c", f"for i in $(seq {rounds}); do djpeg -scale 1/4 -outfile /dev/null {photos[0]}; done"])
+             for _ in range(THREADS)]
+    [p.wait() for p in procs]
+    return THREADS * rounds / (time.monotonic() - start)
+
+
+WORKLOADS = [("one photo, many sizes", 1, 1), ("40 photos in turn", 40, 2)]
 subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 try:
     shutil.rmtree(os.path.join(work, "osprey-cache"), ignore_errors=True)
     shutil.rmtree(os.path.join(work, "thumbor-storage"), ignore_errors=True)
-    rows = [
-        measure("osprey-server", [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin", source,
-                                  "--cache-dir", os.path.join(work, "osprey-cache")],
-                osprey_port, "/health", f"/insecure/rs:fit:%d:%d/q:80/f:jpg/plain/", source),
-        measure("thumbor (Pillow, 2 processes)", [thumbor, "--port", str(thumbor_port), "--processes", "2", "-c", thumbor_conf],
-                thumbor_port, "/healthcheck", f"/unsafe/fit-in/%dx%d/filters:quality(80):format(jpeg)/", source),
-    ]
+    rows = serve("osprey-server", [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin",
+                                   f"http://127.0.0.1:{origin_port}/", "--cache-dir", os.path.join(work, "osprey-cache")],
+                 osprey_port, "/health", lambda i, w, h: f"/insecure/rs:fit:{w}:{h}/q:80/plain/{sources[i]}@jpg", WORKLOADS)
+    rows += serve("thumbor (Pillow, 2 processes)", [thumbor, "--port", str(thumbor_port), "--processes", "2", "-c", thumbor_conf],
+                  thumbor_port, "/healthcheck", lambda i, w, h: f"/unsafe/fit-in/{w}x{h}/filters:quality(80):format(jpeg)/{sources[i]}",
+                  WORKLOADS)
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
+yardsticks = {label: vips(count, seed) for label, count, seed in WORKLOADS}
+floor = djpeg_floor()
 
-print(f"| server ({duration} s, 4 connections, wrk) | requests/s | p50 | p99 | peak memory | errors |")
-print("|---|---|---|---|---|---|")
-for name, rps, p50, p99, memory, errors in rows:
-    print(f"| {name} | {rps:.1f} | {p50:.0f} ms | {p99:.0f} ms | {memory / 1e6:.0f} MB | {errors} |")
-print(f"\nosprey-server / thumbor: {rows[0][1] / rows[1][1]:.2f}× the requests per second, "
-      f"{rows[0][4] / rows[1][4]:.2f}× the memory")
+print(f"| workload ({duration} s, {CONNECTIONS} connections, each URL once) | server | requests/s | p50 | p99 | peak memory | errors |")
+print("|---|---|---|---|---|---|---|")
+for label, name, rps, p50, p99, memory, errors in rows:
+    print(f"| {label} | {name} | {rps:.1f} | {p50:.0f} ms | {p99:.0f} ms | {memory / 1e6:.0f} MB | {errors} |")
+for label, rate in yardsticks.items():
+    print(f"| {label} | libvips in-process (pyvips, {THREADS} threads, no HTTP) | {rate:.1f} | | | | |")
+print(f"| floor | djpeg -scale 1/4, one per core | {floor:.1f} decodes/s | | | | |")
+print()
+for label, _, _ in WORKLOADS:
+    osprey = next(r for r in rows if r[0] == label and r[1] == "osprey-server")
+    peer = next(r for r in rows if r[0] == label and r[1] != "osprey-server")
+    print(f"{label}: osprey-server {osprey[2] / peer[2]:.2f}× thumbor's requests per second at {osprey[5] / peer[5]:.2f}× its "
+          f"memory; {osprey[2] / yardsticks[label]:.2f}× libvips in-process; {osprey[2] / floor:.2f}× the djpeg floor")

@@ -13,6 +13,20 @@ struct ValueTypeTests {
         #expect(PixelSize(width: 1000, height: 1).scaled(toFit: PixelSize(width: 10, height: 10), mode: .fit) == PixelSize(width: 10, height: 1))
     }
 
+    @Test func aSideOfZeroIsFreeAndFollowsFromTheOther() {
+        let photo = PixelSize(width: 4000, height: 3000)
+        for mode in [ContentMode.fit, .fill] {
+            #expect(photo.scaled(toFit: PixelSize(width: 200, height: 0), mode: mode) == PixelSize(width: 200, height: 150), "\(mode)")
+            #expect(photo.scaled(toFit: PixelSize(width: 0, height: 300), mode: mode) == PixelSize(width: 400, height: 300), "\(mode)")
+            #expect(photo.scaled(toFit: PixelSize(width: 0, height: 0), mode: mode) == photo)
+            #expect(photo.scaled(toFit: PixelSize(width: 9000, height: 0), mode: mode) == photo, "never larger")
+        }
+        let wide = DecodingOptions(targetSize: PixelSize(width: 200, height: 0), contentMode: .fill)
+        #expect(wide.resultSize(for: photo) == PixelSize(width: 200, height: 150), "nothing to crop on a free side")
+        let key = ImageRequest(url: URL(string: "https://example.com/a.jpg")!, targetSize: PixelSize(width: 200, height: 0))
+        #expect(ImagePipeline(configuration: .init(dataLoader: MockDataLoader(), decoder: FakeImageCodec())).keys(for: key).image.stringValue.contains("200x0"))
+    }
+
     @Test func imageKeyCarriesSizeModeAndProcessorsWhileDataKeyIsTheSourceAlone() {
         let url = URL(string: "https://example.com/a.jpg")!
         let request = ImageRequest(url: url, targetSize: PixelSize(width: 200, height: 100), contentMode: .fill,

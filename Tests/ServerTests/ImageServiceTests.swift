@@ -15,7 +15,8 @@ struct ImageServiceTests {
         defer { harness.stop() }
         let paths = try harness.paths([.init(url: harness.source("photo.jpg"), width: 120, height: 90, extension_: "png"),
                                        .init(url: harness.source("photo.jpg"), key: nil, salt: nil, width: 64, height: 64),
-                                       .init(url: harness.source("photo.jpg"), key: "0011", salt: "0011", width: 64, height: 64)])
+                                       .init(url: harness.source("photo.jpg"), key: "0011", salt: "0011", width: 64, height: 64),
+                                       .init(url: harness.source("photo.jpg"), height: 50, extension_: "png")])
         let router = Router()
         router.get("/hello") { _, _ in "the app's own route\n" }
         router.addImageRoutes(harness.service, at: "/images")
@@ -30,6 +31,8 @@ struct ImageServiceTests {
             #expect(unsigned.status == 403 && unsigned.text.contains("unsigned"))
             #expect(try await CurlGet.fetch(base + "/images" + paths[2]).status == 403, "a wrong key")
             #expect(try await CurlGet.fetch(base + "/images/_/xyz:1/plain/http://a.example/b.jpg").status == 400)
+            let free = try ImageCodec().info(.data(try await CurlGet.fetch(base + "/images" + paths[3]).body))
+            #expect(free.height == 50 && free.width > 50, "a free width follows from the height: \(free.width)x\(free.height)")
         }
     }
 

@@ -6,10 +6,9 @@ import OspreyPixels
 /// animation is cropped at the window chosen on the first, so the animation does not jitter.
 enum FillCrop {
     static func apply(_ image: Image, options: DecodingOptions) -> Image {
-        guard options.contentMode == .fill, let target = options.targetSize, image.width > target.width || image.height > target.height else {
-            return image
-        }
-        let size = PixelSize(width: min(target.width, image.width), height: min(target.height, image.height))
+        guard options.contentMode == .fill, let target = options.targetSize else { return image }
+        let size = image.size.clamped(to: target)
+        guard size != image.size else { return image }
         let origin = GravityCrop.origin(in: image, size: size, gravity: options.gravity)
         var result = image.mappingFrames { GravityCrop.crop($0, origin: origin, size: size) }
         result.colorProfile = image.colorProfile

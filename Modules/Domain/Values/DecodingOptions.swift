@@ -36,6 +36,6 @@ public struct DecodingOptions: Hashable, Sendable {
     public func resultSize(for original: PixelSize) -> PixelSize {
         let scaled = outputSize(for: original)
         guard contentMode == .fill, let targetSize else { return scaled }
-        return PixelSize(width: min(scaled.width, targetSize.width), height: min(scaled.height, targetSize.height))
+        return scaled.clamped(to: targetSize)
     }
 }

@@ -26,14 +26,28 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     /// - `fit`: the largest size inside `target` that keeps the aspect ratio.
     /// - `fill`: the smallest size that covers `target` and keeps the aspect ratio
     ///   (a processor may then crop it to `target`).
+    ///
+    /// A side of `target` that is 0 is free: the other side alone decides, for either mode
+    /// (`200x0` is 200 pixels wide, whatever the height). With both sides 0, the size stays.
     public func scaled(toFit target: PixelSize, mode: ContentMode) -> PixelSize {
-        guard !isEmpty, !target.isEmpty else { return self }
-        let sx = Double(target.width) / Double(width)
-        let sy = Double(target.height) / Double(height)
-        let scale = min(1, mode == .fit ? min(sx, sy) : max(sx, sy))
+        guard !isEmpty, target.width > 0 || target.height > 0 else { return self }
+        let sx = target.width > 0 ? Double(target.width) / Double(width) : nil
+        let sy = target.height > 0 ? Double(target.height) / Double(height) : nil
+        let scale: Double = switch (sx, sy) {
+        case let (x?, y?): mode == .fit ? min(x, y) : max(x, y)
+        case let (x?, nil): x
+        case let (nil, y?): y
+        case (nil, nil): 1
+        }
         return PixelSize(
-            width: max(1, Int((Double(width) * scale).rounded())),
-            height: max(1, Int((Double(height) * scale).rounded()))
+            width: max(1, Int((Double(width) * min(1, scale)).rounded())),
+            height: max(1, Int((Double(height) * min(1, scale)).rounded()))
         )
+    }
+
+    /// This size within `target` on each side `target` bounds (a side of 0 bounds nothing).
+    public func clamped(to target: PixelSize) -> PixelSize {
+        PixelSize(width: target.width > 0 ? min(width, target.width) : width,
+                  height: target.height > 0 ? min(height, target.height) : height)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import OspreyTesting
 import Testing
 
-/// The demo against a loopback service standing in for an internal network.
-@Suite("The demo's source addresses", .serialized)
-struct DemoSourceAddressTests {
+/// The demo against a loopback service standing in for an internal network. In the demo's
+/// serialized suite: the test blocks a thread of the shared pool.
+extension DemoTests {
     @Test func theDemoFollowsRedirectsOnlyWithinItsOrigins() throws {
         let service = try TestHTTPServer(), origin = try TestHTTPServer()
         service.serve("secret.jpg", Data("internal".utf8))

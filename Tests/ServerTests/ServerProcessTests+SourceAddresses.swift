@@ -4,11 +4,11 @@ import Testing
 
 /// `osprey-server` against a loopback service standing in for a company's
 /// internal network: the service counts what reaches it through each route, refused by
-/// default and allowed by the matching flag or an `--allow-origin` naming it.
-@Suite("osprey-server's source addresses", .serialized)
-struct ServerSourceAddressTests {
+/// default and allowed by the matching flag or an `--allow-origin` naming it. In the server's
+/// serialized suite: each test blocks a thread of the shared pool while the server runs.
+extension ServerProcessTests {
     /// The internal service, with one image.
-    static func service() throws -> TestHTTPServer {
+    static func internalService() throws -> TestHTTPServer {
         let service = try TestHTTPServer()
         service.serve("secret.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
         return service
@@ -17,7 +17,7 @@ struct ServerSourceAddressTests {
     static func spellings(port: Int) -> [String] { LoopbackSpellings.urls(port: port, path: "/files/secret.jpg") }
 
     @Test func numericSpellingsAndIPv6FormsOfLoopbackReachNothingUnlessLoopbackIsAllowed() throws {
-        let service = try Self.service()
+        let service = try Self.internalService()
         defer { service.stop() }
         let paths = try ServerProcessTests.paths(Self.spellings(port: service.port).map {
             ServerProcessTests.Spec(url: $0, key: nil, salt: nil, width: 32, height: 32)
@@ -43,7 +43,7 @@ struct ServerSourceAddressTests {
     }
 
     @Test func anAllowedOriginsRedirectToAnInternalAddressOrToAFileIsRefused() throws {
-        let service = try Self.service(), origin = try TestHTTPServer()
+        let service = try Self.internalService(), origin = try TestHTTPServer()
         defer { service.stop(); origin.stop() }
         let internalURL = "http://127.0.0.1:\(service.port)/files/secret.jpg"
         let routes = [internalURL, "http://127.1:\(service.port)/files/secret.jpg", "file:///etc/passwd"]
