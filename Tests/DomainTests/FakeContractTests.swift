@@ -77,7 +77,7 @@ struct FakeContractTests {
             let slow = ImageRequest(url: URL(string: "https://a.example/slow")!)
             let image = TestImages.solid(PixelSize(width: 3, height: 2))
             let fast = FakeImageProvider(images: [ok.imageKey: image])
-            let provider = SlowForOneRequest(fast: fast, slow: FakeImageProvider(images: [slow.imageKey: image], delay: .seconds(30)), slowKey: slow.imageKey)
+            let provider = SlowForOneRequest(fast: fast, slow: FakeImageProvider(images: [slow.imageKey: image], delay: .seconds(300)), slowKey: slow.imageKey)
             return .init(provider: provider, okRequest: ok, okSize: image.size,
                          failingRequest: ImageRequest(url: URL(string: "https://a.example/missing")!), slowRequest: slow)
         }.run(check)

@@ -46,13 +46,16 @@ public struct ImageProvidingContract: Sendable {
         case .failuresArePipelineErrors:
             await #expect(throws: ImagePipeline.Error.self) { try await fixture.provider.image(for: fixture.failingRequest) }
         case .cancelledCallerGetsCancellationError:
+            // The slow request takes five minutes or for ever: returning within one proves the
+            // cancellation ended it, even while the suite's child processes hold the shared
+            // pool's two threads (12 s seen on a fresh clone's run).
             let task = Task { try await fixture.provider.image(for: fixture.slowRequest) }
             try await Task.sleep(for: .milliseconds(50))
             task.cancel()
             let started = ContinuousClock.now
             let result = await task.result
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(5)))
+            #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(60)))
         }
     }
 }
