@@ -25,7 +25,8 @@ struct NetworkHarness {
 struct CurlDataLoaderTests {
     @Test("CurlDataLoader passes the DataLoading contract against a real server", arguments: DataLoadingContract.Check.allCases)
     func contract(_ check: DataLoadingContract.Check) async throws {
-        let h = try NetworkHarness()
+        // The stalled URL must outlast the contract's bound on cancellation: no stall timeout.
+        let h = try NetworkHarness(configuration: .init(transferTimeout: 600, stallTimeout: 600, retryBaseDelay: 0.01))
         try await DataLoadingContract {
             .init(loader: h.loader, okURL: h.server.url("/files/photo.jpg"), okBody: NetworkHarness.body,
                   notFoundURL: h.server.url("/status/404"), slowURL: h.server.url("/stall/files/photo.jpg"))

@@ -64,9 +64,9 @@ public struct DataLoadingContract: Sendable {
             #expect(try await transfer.response.data == fixture.okBody)
             #expect(last?.completed == Int64(fixture.okBody.count))
         case .cancellationEndsTheLoadPromptly:
-            // The slow URL takes ten seconds or more: returning well within five proves the
-            // cancellation ended it, even on a loaded machine whose test runner starves async
-            // tasks. Sub-100 ms promptness is each loader's own test, run apart.
+            // The slow URL takes a minute or more: returning within half of one proves the
+            // cancellation ended it, even while the test runner starves async tasks (12 s seen
+            // on a fresh clone's run). Sub-100 ms promptness is each loader's own test.
             let task = Task { try await loader.loadData(for: DataRequest(url: fixture.slowURL)) }
             try await Task.sleep(for: .milliseconds(100))
             let cancelledAt = ContinuousClock.now
@@ -74,7 +74,7 @@ public struct DataLoadingContract: Sendable {
             let result = await task.result
             let waited = ContinuousClock.now - cancelledAt
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(waited < Sanitizer.scaled(.seconds(5)), "the call returned \(waited) after cancellation")
+            #expect(waited < Sanitizer.scaled(.seconds(30)), "the call returned \(waited) after cancellation")
         case .httpFailureIsTypedWithStatus:
             let url = fixture.notFoundURL
             await #expect(throws: DataLoadingError.httpStatus(404, url: url.absoluteString)) {
