@@ -53,7 +53,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         }
     }
 
-    /// `image` with its carried ``ColorProfile`` applied: pixels converted to sRGB and the
+    /// `image` with its carried `ColorProfile` applied: pixels converted to sRGB and the
     /// profile dropped. An image without a profile, or with one Little CMS cannot use, comes
     /// back with the same pixels (and, for an unusable profile, a logged warning).
     public static func convertedToSRGB(_ image: Image) -> Image {

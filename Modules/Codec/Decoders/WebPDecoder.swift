@@ -5,7 +5,7 @@ import OspreyPixels
 
 /// Decodes WebP with libwebp: lossy, lossless and alpha files through libwebp's own scaled
 /// decoding (with its threaded filtering); animated files by their first frame, or every
-/// frame through `WebPAnimDecoder` when ``DecodingOptions/frames`` asks for all.
+/// frame through `WebPAnimDecoder` when `DecodingOptions.frames` asks for all.
 ///
 /// libwebp needs the whole file in memory, so a file input is read whole (within the byte
 /// limit). EXIF orientation in an extended file's `EXIF` chunk is applied.
@@ -24,7 +24,7 @@ public struct WebPDecoder: ImageDecoding {
         FillCrop.apply(try decodeScaled(input, options: options), options: options)
     }
 
-    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
+    /// `input` at `DecodingOptions.outputSize(for:)`: covering the target for `fill`.
     private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         let data = try InputReader.allBytes(of: input)

@@ -4,8 +4,8 @@ import OspreyDomain
 import OspreyPixels
 
 /// Encodes WebP with libwebp: lossy at a quality, or lossless; alpha kept. An animated
-/// ``Image`` is written as an animated WebP (every frame, its duration and the loop count),
-/// and a carried ``ColorProfile`` goes into an `ICCP` chunk.
+/// `Image` is written as an animated WebP (every frame, its duration and the loop count),
+/// and a carried `ColorProfile` goes into an `ICCP` chunk.
 public struct WebPEncoder: ImageEncoding {
     /// Creates an encoder.
     public init() {}
