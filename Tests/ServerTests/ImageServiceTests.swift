@@ -58,6 +58,46 @@ struct ImageServiceTests {
         }
     }
 
+    @Test func aRepeatedURLIsAnsweredAsKeptEvenAfterARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-answers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try ServingHarness(cacheDirectory: folder)
+        let paths = try first.paths([.init(url: first.source("photo.jpg"), width: 200, height: 150),
+                                     .init(url: first.source("photo.jpg"), width: 120, height: 90)])
+        let made = try await Self.fetching(first, paths[0], [nil, nil])
+        first.stop(keepingOrigin: true)
+        #expect(made[0].status == 200 && made[0].header("server-timing")?.hasPrefix("network;dur=") == true)
+        #expect(made[1].body == made[0].body && made[1].header("server-timing")?.hasPrefix("answer-memory;") == true,
+                "sent as kept, not encoded again")
+        let tag = try #require(made[0].header("etag"))
+        #expect(made[1].header("etag") == tag)
+
+        // A new service over the same folder, as after a restart: 304 from the kept answer.
+        let second = try ServingHarness(origin: first.origin, cacheDirectory: folder)
+        defer { second.stop() }
+        let again = try await Self.fetching(second, paths[0], [tag, "\"other\""])
+        #expect(again[0].status == 304 && again[0].header("etag") == tag && again[0].body.isEmpty)
+        #expect(again[0].header("server-timing")?.hasPrefix("answer-disk;") == true)
+        #expect(again[1].status == 200 && again[1].body == made[0].body)
+        let newSize = try await Self.fetching(second, paths[1], [nil])[0]
+        #expect(newSize.status == 200 && newSize.header("server-timing")?.hasPrefix("disk;") == true, "from the kept original")
+        #expect(first.origin.hits("/files/photo.jpg") == 1, "the source was fetched once")
+    }
+
+    /// `path` fetched from `harness`'s service once for each `If-None-Match` value (or none).
+    private static func fetching(_ harness: ServingHarness, _ path: String, _ conditions: [String?]) async throws -> [CurlGet] {
+        let router = Router()
+        router.addImageRoutes(harness.service)
+        let answers = Locked([CurlGet]())
+        try await ServingHarness.serving(router) { base in
+            for condition in conditions {
+                let answer = try await CurlGet.fetch(base + path, headers: condition.map { ["If-None-Match: \($0)"] } ?? [])
+                answers.withLock { $0.append(answer) }
+            }
+        }
+        return answers.withLock { $0 }
+    }
+
     @Test func theAdmissionBoundAnswers503WhileItIsFull() async throws {
         let harness = try ServingHarness()
         let paths = try harness.paths([.init(url: harness.origin.url("/delay/60000/files/photo.jpg").absoluteString, width: 32),

@@ -4,25 +4,37 @@ import Osprey
 import OspreyServer
 import OspreyTesting
 
-/// An `ImageService` over a memory-only pipeline, with an origin on loopback that its
-/// source policy allows, mounted on a real Hummingbird application in this process.
+/// An `ImageService` over a pipeline (memory-only unless given a cache folder), with an
+/// origin on loopback that its source policy allows, mounted on a real Hummingbird
+/// application in this process.
 struct ServingHarness {
     let origin: TestHTTPServer
     let service: ImageService
+    private let disk: DiskCache?
 
-    init(configure: (inout ImageService.Configuration) -> Void = { _ in }) throws {
-        origin = try TestHTTPServer()
-        origin.serve("photo.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
-        origin.serve("alpha.png", try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png")), contentType: "image/png")
+    /// A harness with a new origin, or with `origin` (as a restarted server would meet it).
+    init(origin: TestHTTPServer? = nil, cacheDirectory: URL? = nil,
+         configure: (inout ImageService.Configuration) -> Void = { _ in }) throws {
+        if let origin {
+            self.origin = origin
+        } else {
+            self.origin = try TestHTTPServer()
+            self.origin.serve("photo.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg",
+                              headers: ["ETag": "\"photo-1\""])
+            self.origin.serve("alpha.png", try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png")), contentType: "image/png")
+        }
+        let origin = self.origin
         let policy = SourcePolicy(allowedPrefixes: [origin.url("/").absoluteString])
-        var osprey = OspreyConfiguration(cacheDirectory: nil)
+        var osprey = OspreyConfiguration(cacheDirectory: cacheDirectory)
         osprey.network.addressPolicy = policy.addressPolicy
         osprey.network.sourceFilter = { policy.refusal(for: $0) }
         osprey.network.maxRetries = 0
         var configuration = ImageService.Configuration(
             signingKeys: try SigningKeys(hexKeys: [ServerProcessTests.key], hexSalts: [ServerProcessTests.salt]), sources: policy)
         configure(&configuration)
-        service = ImageService(pipeline: try osprey.makePipeline(), configuration: configuration)
+        let parts = try osprey.makeParts()
+        disk = parts.disk
+        service = ImageService(pipeline: parts.pipeline, configuration: configuration)
     }
 
     /// Paths signed by imgproxy's own URL builder, for sources on the origin.
@@ -45,5 +57,9 @@ struct ServingHarness {
         }
     }
 
-    func stop() { origin.stop() }
+    /// Closes the disk cache; stops the origin unless it goes on to another harness.
+    func stop(keepingOrigin: Bool = false) {
+        disk?.close()
+        if !keepingOrigin { origin.stop() }
+    }
 }

@@ -55,7 +55,7 @@ extension ImagePipeline {
             await storeOnDisk(CachedData(data: variant.data, metadata: variantMetadata), for: plan.keys.image)
         }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
-        return LoadedImage(image: image, tier: tier)
+        return LoadedImage(image: image, tier: tier, source: tier == .file ? nil : metadata)
     }
 
     /// `image` through `processor`: every frame of an animation, the profile kept.

@@ -46,7 +46,7 @@ public final class ImagePipeline: ImageProviding {
             // cannot run ahead of decoding and pile up bodies in memory.
             try await self.loadLimiter.withSlot { try await self.load(plan) }
         }
-        return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start)
+        return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start, source: loaded.source)
     }
 
     /// The processed image for `request` if the memory cache holds it.

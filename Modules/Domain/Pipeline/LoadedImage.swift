@@ -4,4 +4,6 @@ import Foundation
 struct LoadedImage: Sendable {
     let image: Image
     let tier: ImageResponse.Tier
+    /// The source bytes' metadata when they were read (not for memory hits or files).
+    var source: CachedDataMetadata?
 }

@@ -6,6 +6,10 @@ public struct ImageResponse: Sendable {
     public let tier: Tier
     /// The time from the call to its answer.
     public let duration: Duration
+    /// What is known of the source's bytes when they were read for this answer: the origin's
+    /// validators and freshness. `nil` when the memory cache answered or the source is a file.
+    /// A server derives its own validators from it (an ETag that outlives a restart).
+    public let source: CachedDataMetadata?
 
     /// ``duration`` in milliseconds, for printing: `print(response.milliseconds)`.
     public var milliseconds: Double {
@@ -13,10 +17,11 @@ public struct ImageResponse: Sendable {
     }
 
     /// Creates a response.
-    public init(image: Image, tier: Tier, duration: Duration) {
+    public init(image: Image, tier: Tier, duration: Duration, source: CachedDataMetadata? = nil) {
         self.image = image
         self.tier = tier
         self.duration = duration
+        self.source = source
     }
 
     /// The tier that answered a request.

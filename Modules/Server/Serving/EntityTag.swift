@@ -1,3 +1,4 @@
+import CCrypto
 import Foundation
 
 /// A strong validator of an answer, and the one way `If-None-Match` is matched against it.
@@ -6,6 +7,15 @@ struct EntityTag: Hashable, Sendable {
 
     init(_ value: String) {
         self.value = value
+    }
+
+    /// A tag from the parts that determine an answer: the first 128 bits of their SHA-256,
+    /// in hex. The parts are joined with a separator no part holds.
+    init(digesting parts: [String]) {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(parts.joined(separator: "\u{0}").utf8)
+        _ = SHA256(bytes, bytes.count, &digest)
+        value = digest.prefix(16).map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     /// `"value"`, as the `ETag` header carries it.

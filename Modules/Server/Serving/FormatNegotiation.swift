@@ -12,11 +12,20 @@ package struct FormatNegotiation: Sendable {
     }
 
     package func format(accept: String?, hasAlpha: Bool, isAnimated: Bool) -> ImageFormat {
+        format(offers: offers(accept: accept), hasAlpha: hasAlpha, isAnimated: isAnimated)
+    }
+
+    /// The formats beyond JPEG and PNG that this server would answer a client sending
+    /// `accept`: with the image, they decide the answer, so they are part of its cache key.
+    package func offers(accept: String?) -> [ImageFormat] {
         let accepted = Self.types(in: accept ?? "")
-        if isAnimated, accepted.contains("image/webp") { return .webp }
-        if offersAVIF, accepted.contains("image/avif") { return .avif }
-        if accepted.contains("image/webp") { return .webp }
-        return hasAlpha ? .png : .jpeg
+        return [offersAVIF ? ImageFormat.avif : nil, .webp].compactMap { $0 }.filter { accepted.contains($0.mimeType) }
+    }
+
+    /// The format of the answer, from the formats `offers(accept:)` chose and the image.
+    package func format(offers: [ImageFormat], hasAlpha: Bool, isAnimated: Bool) -> ImageFormat {
+        if isAnimated, offers.contains(.webp) { return .webp }
+        return offers.first ?? (hasAlpha ? .png : .jpeg)
     }
 
     /// The media types `accept` names with a quality above zero.

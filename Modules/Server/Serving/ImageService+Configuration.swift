@@ -17,16 +17,24 @@ extension ImageService {
         public var maxAge: Int
         /// The quality of lossy answers when the URL names none, 1…100.
         public var defaultQuality: Int
+        /// The bytes of encoded answers kept in memory, so a repeated URL is sent as it was.
+        public var answerMemoryLimit: Int
+        /// Keep encoded answers in the pipeline's disk cache too, beside the originals, so
+        /// that they and their validators outlive a restart.
+        public var keepsAnswersOnDisk: Bool
 
         /// A configuration; every value has imgproxy's default.
         public init(signingKeys: SigningKeys = .none, allowsUnsigned: Bool = false, sources: SourcePolicy = SourcePolicy(),
-                    offersAVIF: Bool = false, maxAge: Int = 31_536_000, defaultQuality: Int = 80) {
+                    offersAVIF: Bool = false, maxAge: Int = 31_536_000, defaultQuality: Int = 80,
+                    answerMemoryLimit: Int = 16 << 20, keepsAnswersOnDisk: Bool = true) {
             self.signingKeys = signingKeys
             self.allowsUnsigned = allowsUnsigned
             self.sources = sources
             self.offersAVIF = offersAVIF
             self.maxAge = maxAge
             self.defaultQuality = defaultQuality
+            self.answerMemoryLimit = answerMemoryLimit
+            self.keepsAnswersOnDisk = keepsAnswersOnDisk
         }
     }
 }

@@ -19,19 +19,29 @@ public final class ImageService: Sendable {
     public let pipeline: ImagePipeline
     public let configuration: Configuration
     let negotiation: FormatNegotiation
+    let answers: AnswerCache
     let logger: Logger
 
     /// A service answering from `pipeline`, whose configuration must have an encoder.
+    /// Answers are kept in memory, and in the pipeline's disk cache when it has one and
+    /// ``Configuration/keepsAnswersOnDisk``.
     public init(pipeline: ImagePipeline, configuration: Configuration, logger: Logger = Logger(label: "osprey.server")) {
         self.pipeline = pipeline
         self.configuration = configuration
         negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF)
+        answers = AnswerCache(memoryLimit: configuration.answerMemoryLimit,
+                              disk: configuration.keepsAnswersOnDisk ? pipeline.configuration.dataCache : nil,
+                              clock: pipeline.configuration.clock, logger: logger)
         self.logger = logger
     }
 
     /// The answer to `request`, whose path past the mount point is `path`
     /// (`/{signature}/{options…}/{source}`).
     public func respond(to request: Request, path: String) async -> Response {
+        let start = ContinuousClock.now
+        guard let encoder = pipeline.configuration.encoder else {
+            return Answers.text(.internalServerError, "the pipeline has no encoder")
+        }
         let parsed: ImgproxyPath
         do throws(ImgproxyError) {
             parsed = try authorized(path)
@@ -39,15 +49,30 @@ public final class ImageService: Sendable {
             return Answers.text(.init(code: error.status), error.description)
         }
         if let refusal = configuration.sources.refusal(for: parsed.source) { return refused(parsed.source, refusal) }
+        let imageRequest = parsed.options.imageRequest(source: parsed.source)
+        let offers = parsed.options.format == nil ? negotiation.offers(accept: request.headers[.accept]) : []
+        let key = answerKey(for: imageRequest, options: parsed.options, offers: offers)
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        if let (kept, tier) = await answers.answer(for: key) {
+            Counter(label: "osprey_answer_tier_total", dimensions: [("tier", tier.rawValue)]).increment()
+            return respond(with: kept, options: parsed.options, ifNoneMatch: ifNoneMatch, timing: (tier.rawValue, .now - start))
+        }
         let response: ImageResponse
         do {
-            response = try await pipeline.image(for: parsed.options.imageRequest(source: parsed.source))
+            response = try await pipeline.image(for: imageRequest)
         } catch {
             if let refusal = Answers.refusal(in: error) { return refused(parsed.source, refusal) }
             return Answers.failure(error)
         }
         Self.record(response.tier)
-        return encoded(response.image, options: parsed.options, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+        let answer: EncodedAnswer
+        do {
+            answer = try encoded(response, by: encoder, key: key, options: parsed.options, offers: offers)
+        } catch {
+            return Answers.text(.internalServerError, "could not encode the image: \(error)")
+        }
+        await answers.store(answer, for: key)
+        return respond(with: answer, options: parsed.options, ifNoneMatch: ifNoneMatch, timing: (response.tier.rawValue, .now - start))
     }
 
     /// `path` parsed, with its signature checked (or unsigned URLs allowed).
@@ -61,27 +86,46 @@ public final class ImageService: Sendable {
         return parsed
     }
 
-    /// `image` in the format asked for or negotiated, with its validators; a `304` when the
-    /// client holds it already.
-    func encoded(_ image: Image, options: ImgproxyOptions, accept: String?, ifNoneMatch: String?) -> Response {
-        guard let encoder = pipeline.configuration.encoder else {
-            return Answers.text(.internalServerError, "the pipeline has no encoder")
-        }
-        let format = options.format ?? negotiation.format(accept: accept, hasAlpha: image.pixelFormat.hasAlpha,
+    /// The key an answer is kept under: the image's, with what else decides the bytes (the
+    /// format asked for, or the formats the client's `Accept` lets the server offer, and the
+    /// quality).
+    func answerKey(for request: ImageRequest, options: ImgproxyOptions, offers: [ImageFormat]) -> CacheKey {
+        let image = pipeline.keys(for: request).image
+        let format = options.format?.rawValue ?? "auto(" + offers.map(\.rawValue).joined(separator: ",") + ")"
+        let quality = options.quality ?? configuration.defaultQuality
+        let variant = [image.variant, "answer=\(format),q=\(quality)"].filter { !$0.isEmpty }.joined(separator: ";")
+        return CacheKey(source: image.source, variant: variant)
+    }
+
+    /// The image in the format asked for or negotiated, encoded by the pipeline's encoder,
+    /// with a tag from what determines it: the key, the format and the source's validators
+    /// (or, without validators, the bytes themselves).
+    func encoded(_ response: ImageResponse, by encoder: any ImageEncoding, key: CacheKey, options: ImgproxyOptions,
+                 offers: [ImageFormat]) throws -> EncodedAnswer {
+        let image = response.image
+        let format = options.format ?? negotiation.format(offers: offers, hasAlpha: image.pixelFormat.hasAlpha,
                                                           isAnimated: image.animation != nil)
         let quality = Double(options.quality ?? configuration.defaultQuality) / 100
-        let bytes: Data
-        do {
-            bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: quality))
-        } catch {
-            return Answers.text(.internalServerError, "could not encode the image: \(error)")
+        let bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: quality))
+        let source = response.source
+        let tag: EntityTag = if let source, source.etag != nil || source.lastModified != nil {
+            EntityTag(digesting: [key.stringValue, format.rawValue, source.etag ?? "", source.lastModified ?? ""])
+        } else {
+            EntityTag(digesting: [key.stringValue, format.rawValue, Answers.fingerprint(bytes)])
         }
-        let tag = EntityTag(Answers.fingerprint(bytes))
-        var headers: HTTPFields = [.eTag: tag.header, .cacheControl: "public, max-age=\(configuration.maxAge)"]
+        return EncodedAnswer(bytes: bytes, format: format, tag: tag, freshUntil: source?.freshUntil)
+    }
+
+    /// `answer` with its validators, or a `304` when the client holds it already;
+    /// `Server-Timing` names the tier that answered and the time taken.
+    func respond(with answer: EncodedAnswer, options: ImgproxyOptions, ifNoneMatch: String?, timing: (String, Duration)) -> Response {
+        let milliseconds = Double(timing.1.components.attoseconds) / 1e15 + Double(timing.1.components.seconds) * 1_000
+        var headers: HTTPFields = [.eTag: answer.tag.header, .cacheControl: "public, max-age=\(configuration.maxAge)"]
+        headers[.init("Server-Timing")!] = "\(timing.0);dur=\(String(format: "%.1f", milliseconds))"
         if options.format == nil { headers[.vary] = "Accept" }
-        if tag.matches(ifNoneMatch: ifNoneMatch) { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = format.mimeType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        if answer.tag.matches(ifNoneMatch: ifNoneMatch) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = answer.format.mimeType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes)))
     }
 
     /// A source the policy keeps out: counted, logged with the source, answered with the reason.

@@ -1,0 +1,32 @@
+import Foundation
+import OspreyDomain
+
+/// An image as it is sent: its encoded bytes, their format and validator, and until when the
+/// source they were made from is fresh.
+struct EncodedAnswer: Sendable {
+    let bytes: Data
+    let format: ImageFormat
+    let tag: EntityTag
+    /// After this the answer is made again, so that the source is revalidated first.
+    let freshUntil: Date?
+
+    func isStale(at now: Date) -> Bool { freshUntil.map { now >= $0 } ?? false }
+
+    /// As the disk cache keeps it: the tag in the metadata's `etag`.
+    var cached: CachedData {
+        CachedData(data: bytes, metadata: CachedDataMetadata(format: format, etag: tag.value, freshUntil: freshUntil))
+    }
+
+    init(bytes: Data, format: ImageFormat, tag: EntityTag, freshUntil: Date?) {
+        self.bytes = bytes
+        self.format = format
+        self.tag = tag
+        self.freshUntil = freshUntil
+    }
+
+    /// An answer read back from the disk cache; `nil` for an entry this type did not write.
+    init?(_ cached: CachedData) {
+        guard let format = cached.metadata.format, let tag = cached.metadata.etag else { return nil }
+        self.init(bytes: cached.data, format: format, tag: EntityTag(tag), freshUntil: cached.metadata.freshUntil)
+    }
+}
