@@ -8,7 +8,8 @@ import Testing
 /// The `OspreyServer` module on its own: `ImageService` mounted in an app's router, with its
 /// middleware, answering real HTTP requests from curl.
 // Serialized: curl runs on a thread of its own while the app answers on the shared pool.
-@Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(2)))
+// The bound is a hang guard, widened under the sanitizers as every other one is.
+@Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
 struct ImageServiceTests {
     @Test func anAppMountsTheRoutesUnderAPrefixBesideItsOwn() async throws {
         let harness = try ServingHarness()
