@@ -11,7 +11,14 @@ thread, so each thread takes its own share of one seeded permutation (thread t t
 t, t + T, t + 2T …). The warm-up asks each photo at a size outside the box, so the originals
 are stored (osprey-server's disk cache, thumbor's file storage) and no measured answer is in
 a cache of results. thumbor runs with its Pillow engine, one process per core, no result
-storage; osprey-server with its defaults.
+storage. osprey-server runs twice: with its defaults, where the first size of a photo keeps
+its reduced decode in memory and later sizes are resampled from it (a cache thumbor lacks),
+and with its memory cache off (`--memory-limit 0`), where every answer decodes its photo.
+Each workload starts with an empty cache folder.
+
+A third measure: a conditional request after a restart (the ETag a client holds, sent to a
+new osprey-server process over the same cache folder) against a new size of a photo after
+a restart, each the median of 15 photos.
 
 Yardsticks in the same run: libvips in-process (pyvips, imgproxy's engine) on two threads
 over the same pairs, reading the files; and the JPEG decoder alone, `djpeg -scale 1/4`, the
@@ -114,11 +121,14 @@ def warm(base, url, photo_count):
     [t.join() for t in threads]
 
 
-def serve(name, argv, port, ready_path, url, workloads):
-    """Each workload against one fresh server process: requests/s, p50, p99, errors, memory."""
+def serve(name, argv, port, ready_path, url, workloads, cache=None):
+    """Each workload against one fresh server process over an empty `cache` folder:
+    requests/s, p50, p99, errors, memory."""
     rows = []
     for label, photo_count, seed in workloads:
         base = f"http://127.0.0.1:{port}"
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
         server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             wait_ready(base + ready_path)
@@ -184,17 +194,62 @@ def djpeg_floor():
     return THREADS * rounds / (time.monotonic() - start)
 
 
+def timed_get(url):
+    """Milliseconds for one answer, and its ETag."""
+    start = time.monotonic()
+    with urllib.request.urlopen(url, timeout=120) as answer:
+        answer.read()
+        return (time.monotonic() - start) * 1000, answer.headers.get("ETag")
+
+
+def timed_304(url, tag):
+    """Milliseconds for a conditional request that must be answered 304."""
+    start = time.monotonic()
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, headers={"If-None-Match": tag}), timeout=120).read()
+    except urllib.error.HTTPError as answer:
+        if answer.code == 304:
+            return (time.monotonic() - start) * 1000
+        raise
+    sys.exit(f"not answered 304 after a restart: {url}")
+
+
+def conditional_after_restart(argv, port, url, cache):
+    """Median ms of a conditional request after a restart, and of a new size after one."""
+    base = f"http://127.0.0.1:{port}"
+    shutil.rmtree(cache, ignore_errors=True)
+    asked = range(15)
+
+    def run(body):
+        server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            wait_ready(base + "/health")
+            return body()
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+
+    tags = run(lambda: {i: timed_get(base + url(i, 3000, 3000))[1] for i in asked})
+    conditional = sorted(run(lambda: [timed_304(base + url(i, 3000, 3000), tags[i]) for i in asked]))
+    new_size = sorted(run(lambda: [timed_get(base + url(i, 2900, 2900))[0] for i in asked]))
+    return conditional[len(asked) // 2], new_size[len(asked) // 2]
+
+
 WORKLOADS = [("one photo, many sizes", 1, 1), ("40 photos in turn", 40, 2)]
 subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 try:
-    shutil.rmtree(os.path.join(work, "osprey-cache"), ignore_errors=True)
     shutil.rmtree(os.path.join(work, "thumbor-storage"), ignore_errors=True)
-    rows = serve("osprey-server", [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin",
-                                   f"http://127.0.0.1:{origin_port}/", "--cache-dir", os.path.join(work, "osprey-cache")],
-                 osprey_port, "/health", lambda i, w, h: f"/insecure/rs:fit:{w}:{h}/q:80/plain/{sources[i]}@jpg", WORKLOADS)
+    cache = os.path.join(work, "osprey-cache")
+    osprey = [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin",
+              f"http://127.0.0.1:{origin_port}/", "--cache-dir", cache]
+    osprey_url = lambda i, w, h: f"/insecure/rs:fit:{w}:{h}/q:80/plain/{sources[i]}@jpg"
+    rows = serve("osprey-server", osprey, osprey_port, "/health", osprey_url, WORKLOADS, cache)
+    rows += serve("osprey-server, no reductions (--memory-limit 0)", osprey + ["--memory-limit", "0"], osprey_port, "/health",
+                  osprey_url, WORKLOADS, cache)
     rows += serve("thumbor (Pillow, 2 processes)", [thumbor, "--port", str(thumbor_port), "--processes", "2", "-c", thumbor_conf],
                   thumbor_port, "/healthcheck", lambda i, w, h: f"/unsafe/fit-in/{w}x{h}/filters:quality(80):format(jpeg)/{sources[i]}",
                   WORKLOADS)
+    restart = conditional_after_restart(osprey, osprey_port, osprey_url, cache)
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
 yardsticks = {label: vips(count, seed) for label, count, seed in WORKLOADS}
@@ -209,7 +264,10 @@ for label, rate in yardsticks.items():
 print(f"| floor | djpeg -scale 1/4, one per core | {floor:.1f} decodes/s | | | | |")
 print()
 for label, _, _ in WORKLOADS:
-    osprey = next(r for r in rows if r[0] == label and r[1] == "osprey-server")
-    peer = next(r for r in rows if r[0] == label and r[1] != "osprey-server")
-    print(f"{label}: osprey-server {osprey[2] / peer[2]:.2f}× thumbor's requests per second at {osprey[5] / peer[5]:.2f}× its "
-          f"memory; {osprey[2] / yardsticks[label]:.2f}× libvips in-process; {osprey[2] / floor:.2f}× the djpeg floor")
+    peer = next(r for r in rows if r[0] == label and r[1].startswith("thumbor"))
+    for osprey in (r for r in rows if r[0] == label and r[1].startswith("osprey-server")):
+        print(f"{label}, {osprey[1]}: {osprey[2] / peer[2]:.2f}× thumbor's requests per second at {osprey[5] / peer[5]:.2f}× "
+              f"its memory; {osprey[2] / yardsticks[label]:.2f}× libvips in-process; {osprey[2] / floor:.2f}× the djpeg floor")
+conditional, new_size = restart
+print(f"after a restart (median of 15 photos, 3000 px JPEG): a conditional request {conditional:.1f} ms, a new size "
+      f"{new_size:.1f} ms: {conditional / new_size:.3f}× the time")

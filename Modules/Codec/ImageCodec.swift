@@ -40,6 +40,17 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         }
     }
 
+    /// A JPEG's DCT-scaled decode, kept by the pipeline to make later sizes from; `nil` for
+    /// the other formats, whose decoders have no cheaper reduced decode.
+    public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
+        guard try detectFormat(of: InputReader.prefix(of: input)) == .jpeg else { return nil }
+        return try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decodeReduction(input, options: options)
+    }
+
+    public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? {
+        Rescaling.rescale(reduction, options: options)
+    }
+
     /// What the input's header says: format, displayed size, orientation, alpha, frames.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
         switch try detectFormat(of: InputReader.prefix(of: input)) {

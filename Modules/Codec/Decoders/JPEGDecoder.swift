@@ -28,11 +28,23 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
-        FillCrop.apply(try decodeScaled(input, options: options), options: options)
+        FillCrop.apply(try decodeScaled(input, options: options, resamples: true)!, options: options)
     }
 
-    /// `input` at ``DecodingOptions/outputSize(for:)``: covering the target for `fill`.
-    private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+    /// The DCT-scaled decode at the smallest scale that still covers `options`, not
+    /// resampled; `nil` when that scale is 1, where a reduction would be the whole image.
+    public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
+        guard options.targetSize != nil else { return nil }
+        return try decodeScaled(input, options: options, resamples: false)
+    }
+
+    public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? {
+        Rescaling.rescale(reduction, options: options)
+    }
+
+    /// `input` at ``DecodingOptions/outputSize(for:)`` (covering the target for `fill`), or
+    /// unless `resamples`, at the DCT scale chosen for it (`nil` when that is 1).
+    private func decodeScaled(_ input: ImageInput, options: DecodingOptions, resamples: Bool) throws(ImageDecodingError) -> Image? {
         try InputReader.checkLength(of: input, limits: limits)
         return try JPEGSession.with(input) { session throws(ImageDecodingError) in
             session.acceptTruncation(acceptsTruncatedFiles)
@@ -45,7 +57,9 @@ public struct JPEGDecoder: ImageDecoding {
             // CMYK goes through its profile while rows arrive (the result is RGB); then the
             // profile has done its work and is neither applied again nor carried.
             let cmykTransform = cmyk ? profile.flatMap { ColorManagement.Transform(cmykProfile: $0.data, inverted: inverted) } : nil
-            let image = try session.decode(scaleDenominator: Self.scaleDenominator(from: stored, to: output), output: output,
+            let denominator = Self.scaleDenominator(from: stored, to: output)
+            if !resamples, denominator == 1 { return nil }
+            let image = try session.decode(scaleDenominator: denominator, output: resamples ? output : nil,
                                            cmyk: cmyk, inverted: inverted, transform: cmykTransform)
             return ColorManagement.apply(cmyk ? nil : profile, to: orientation.applied(to: image), handling: options.colorHandling)
         }

@@ -42,15 +42,16 @@ struct JPEGSession: ~Copyable {
         return ColorProfile(data: data)  // named only where shown: describing parses the profile again
     }
 
-    /// Decodes at 1/`scaleDenominator` and resamples to `output` (stored orientation).
-    func decode(scaleDenominator: UInt32, output: PixelSize, cmyk: Bool, inverted: Bool,
+    /// Decodes at 1/`scaleDenominator` and resamples to `output` (stored orientation), or
+    /// keeps the scaled size when `output` is `nil`.
+    func decode(scaleDenominator: UInt32, output: PixelSize?, cmyk: Bool, inverted: Bool,
                 transform: ColorManagement.Transform?) throws(ImageDecodingError) -> Image {
         var width: UInt32 = 0, height: UInt32 = 0
         var components: Int32 = 0
         guard osp_jpeg_start(decoder, scaleDenominator, &width, &height, &components) == 0 else { throw error() }
         let decoded = PixelSize(width: Int(width), height: Int(height))
         let format: PixelFormat = components == 1 ? .gray8 : .rgb8
-        var sink = Downsampler(sourceSize: decoded, outputSize: output, pixelFormat: format)
+        var sink = Downsampler(sourceSize: decoded, outputSize: output ?? decoded, pixelFormat: format)
         let chunkRows = 16
         let stride = decoded.width * Int(components)
         var chunk = [UInt8](repeating: 0, count: stride * chunkRows)

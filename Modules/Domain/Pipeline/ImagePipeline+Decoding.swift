@@ -17,28 +17,13 @@ extension ImagePipeline {
         isProcessed: Bool = false, writesVariant: Bool = true
     ) async throws -> LoadedImage {
         let request = plan.request
-        let options = isProcessed
-            ? DecodingOptions(colorHandling: request.colorHandling, frames: request.frames)
-            : DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
-                              colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
+        let options = isProcessed ? DecodingOptions(colorHandling: request.colorHandling, frames: request.frames) : plan.decodingOptions
         let processors = isProcessed ? [] : request.processors
         let variantFormat = isProcessed || !writesVariant ? nil : plan.variantFormat
-        let (decoder, encoder, logger) = (configuration.decoder, configuration.encoder, configuration.logger)
+        let reduction = isProcessed ? nil : plan.reduction
+        let (encoder, logger) = (configuration.encoder, configuration.logger)
         let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
-            var image: Image
-            do throws(ImageDecodingError) {
-                image = try decoder.decode(input, options: options)
-            } catch {
-                throw Error.decodingFailed(error)
-            }
-            for processor in processors {
-                try Task.checkCancellation()
-                do throws(ImageProcessingError) {
-                    image = try Self.process(image, with: processor)
-                } catch {
-                    throw Error.processingFailed(processor: processor.identifier, error)
-                }
-            }
+            let image = try Self.process(try self.decode(input, options: options, keepingReductionAt: reduction), with: processors)
             guard let variantFormat, let encoder else { return (image, nil) }
             let encoding = variantFormat.options(for: image)
             do throws(ImageEncodingError) {
@@ -56,6 +41,50 @@ extension ImagePipeline {
         }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
         return LoadedImage(image: image, tier: tier, source: tier == .file ? nil : metadata)
+    }
+
+    /// The processed image made from the source's reduction in memory, when it covers the
+    /// size asked for: no read of the source, no decode.
+    func fromReduction(_ plan: LoadPlan) async throws -> LoadedImage? {
+        let options = plan.decodingOptions
+        guard let key = plan.reduction, let reduction = configuration.imageCache?.image(for: key),
+              Reduction.covers(reduction, for: options) else { return nil }
+        let decoder = configuration.decoder
+        let image = try await decodeLimiter.run { () throws -> Image? in
+            try decoder.rescale(reduction, options: options).map { try Self.process($0, with: plan.request.processors) }
+        }
+        guard let image else { return nil }
+        if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
+        return LoadedImage(image: image, tier: .memory)
+    }
+
+    /// `input` decoded for `options`; through a reduction, kept in memory at `reductionKey`,
+    /// when there is a key and the decoder makes one.
+    private func decode(_ input: ImageInput, options: DecodingOptions, keepingReductionAt reductionKey: CacheKey?) throws -> Image {
+        let decoder = configuration.decoder
+        do throws(ImageDecodingError) {
+            if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options) {
+                configuration.imageCache?.store(reduction, for: reductionKey)
+                if let image = decoder.rescale(reduction, options: options) { return image }
+            }
+            return try decoder.decode(input, options: options)
+        } catch {
+            throw Error.decodingFailed(error)
+        }
+    }
+
+    /// `image` through each of `processors` in turn, checking for cancellation between them.
+    static func process(_ image: Image, with processors: [any ImageProcessing]) throws -> Image {
+        var image = image
+        for processor in processors {
+            try Task.checkCancellation()
+            do throws(ImageProcessingError) {
+                image = try process(image, with: processor)
+            } catch {
+                throw Error.processingFailed(processor: processor.identifier, error)
+            }
+        }
+        return image
     }
 
     /// `image` through `processor`: every frame of an animation, the profile kept.

@@ -6,6 +6,7 @@ extension ImagePipeline {
     func load(_ plan: LoadPlan) async throws -> LoadedImage {
         // Another load may have filled memory since the caller looked.
         if let image = cachedImage(plan) { return LoadedImage(image: image, tier: .memory) }
+        if let image = try await fromReduction(plan) { return image }
         let url: URL
         switch plan.request.source {
         case .file(let path):

@@ -18,6 +18,9 @@ struct LoadPlan: Sendable {
     let variantFormat: StorageFormat?
     /// Disk entries are used however stale, and the network is never asked.
     let cacheOnly: Bool
+    /// Where the source's reduced decode is kept in memory, when this request may use one:
+    /// one frame at a target size, with a memory cache to read, and no processed variant.
+    let reduction: CacheKey?
 
     init(request: ImageRequest, keys: ImagePipeline.CacheKeys, configuration: ImagePipeline.Configuration) {
         let options = request.options
@@ -37,6 +40,15 @@ struct LoadPlan: Sendable {
         looksUpVariant = variantFormat != nil
         self.variantFormat = writesDisk ? variantFormat : nil
         cacheOnly = options.contains(.returnCacheDataDontLoad)
+        // Even under `disableMemoryCacheWrites`: a reduction serves other sizes than this one.
+        let usesReduction = readsMemory && variantFormat == nil && request.targetSize != nil && request.frames == .first
+        reduction = usesReduction ? Reduction.key(for: request, keys: keys) : nil
+    }
+
+    /// How the source is decoded for this request.
+    var decodingOptions: DecodingOptions {
+        DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
+                        colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
     }
 
     /// Where the image may be on disk, in the order to look. The original is read even under

@@ -14,4 +14,21 @@ public protocol ImageDecoding: Sendable {
     /// - Throws: ``ImageDecodingError/notAnImage(prefix:)`` when the bytes are no image, or
     ///   ``ImageDecodingError/unsupportedFormat(_:detail:)`` when this decoder cannot decode it.
     func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat
+
+    /// A decode of `input` that costs less than a full one and is at least as large as what
+    /// `options` asks for, such as a JPEG's DCT-scaled decode: the pipeline keeps it in
+    /// memory and makes later sizes of the same source from it with ``rescale(_:options:)``.
+    /// Upright and colour-handled as ``decode(_:options:)`` returns images. `nil` (the
+    /// default) when the format has no such decode; the pipeline then decodes as usual.
+    func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image?
+
+    /// What ``decode(_:options:)`` would return for `options`, made from a reduction that
+    /// ``decodeReduction(_:options:)`` returned; `nil` (the default) when not supported.
+    func rescale(_ reduction: Image, options: DecodingOptions) -> Image?
+}
+
+extension ImageDecoding {
+    public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? { nil }
+
+    public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? { nil }
 }

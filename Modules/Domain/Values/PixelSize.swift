@@ -31,18 +31,24 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     /// (`200x0` is 200 pixels wide, whatever the height). With both sides 0, the size stays.
     public func scaled(toFit target: PixelSize, mode: ContentMode) -> PixelSize {
         guard !isEmpty, target.width > 0 || target.height > 0 else { return self }
+        let scale = scale(toFit: target, mode: mode)
+        return PixelSize(
+            width: max(1, Int((Double(width) * min(1, scale)).rounded())),
+            height: max(1, Int((Double(height) * min(1, scale)).rounded()))
+        )
+    }
+
+    /// The factor `scaled(toFit:mode:)` applies before it stops at 1: above 1 when this size
+    /// is smaller than `target` asks for.
+    func scale(toFit target: PixelSize, mode: ContentMode) -> Double {
         let sx = target.width > 0 ? Double(target.width) / Double(width) : nil
         let sy = target.height > 0 ? Double(target.height) / Double(height) : nil
-        let scale: Double = switch (sx, sy) {
+        return switch (sx, sy) {
         case let (x?, y?): mode == .fit ? min(x, y) : max(x, y)
         case let (x?, nil): x
         case let (nil, y?): y
         case (nil, nil): 1
         }
-        return PixelSize(
-            width: max(1, Int((Double(width) * min(1, scale)).rounded())),
-            height: max(1, Int((Double(height) * min(1, scale)).rounded()))
-        )
     }
 
     /// This size within `target` on each side `target` bounds (a side of 0 bounds nothing).

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A decode of a source kept smaller than the source but larger than the sizes asked of it
+/// (a JPEG's DCT-scaled decode), so that later sizes of the same source are resampled from
+/// it instead of decoding the source again: responsive images ask for many widths of one
+/// photo.
+enum Reduction {
+    /// One key per source and colour handling, in the memory cache beside the processed images.
+    static func key(for request: ImageRequest, keys: ImagePipeline.CacheKeys) -> CacheKey {
+        CacheKey(source: keys.data.source, variant: request.colorHandling == .preserve ? "reduced;color=preserve" : "reduced")
+    }
+
+    /// Whether `reduction` is at least as large as `options` asks, so resampling it loses
+    /// nothing a decode of the source would have kept.
+    static func covers(_ reduction: Image, for options: DecodingOptions) -> Bool {
+        guard let target = options.targetSize, !reduction.size.isEmpty else { return false }
+        return reduction.size.scale(toFit: target, mode: options.contentMode) <= 1
+    }
+}
