@@ -34,7 +34,7 @@ struct ServerCommand: AsyncParsableCommand {
     var allowPrivateSources = false
     @Flag(help: "Fetch sources whose host resolves to a link-local address (169.254/16, fe80::/10).") var allowLinkLocalSources = false
     @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-server).") var cacheDir: String?
-    @Option(help: "The memory cache's limit in megabytes (default 32).") var memoryLimit: Int?
+    @Option(help: "The memory cache's limit in megabytes, for photos' reduced decodes (default 32; 0 turns them off).") var memoryLimit: Int?
     @Option(help: "The disk cache's limit in megabytes (default 2048).") var diskLimit: Int?
     @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
