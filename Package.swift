@@ -178,10 +178,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Apps
+        // MARK: Apps — and the wiring they share: the cache options, the OSPREY_ variables.
+        .target(
+            name: "OspreyPrograms",
+            dependencies: ["Osprey", "OspreyRedisCache", argumentParser],
+            path: "Apps/Shared",
+            swiftSettings: swiftSettings
+        ),
+
         .executableTarget(
             name: "osprey",
-            dependencies: ["Osprey", "OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
+            dependencies: ["OspreyPrograms", "Osprey", "OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
                            "OspreyNetwork", "OspreyRedisCache", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
@@ -189,14 +196,14 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-demo",
-            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
+            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
             path: "Apps/osprey-demo",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "osprey-server",
-            dependencies: ["Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser, logging,
+            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser, logging,
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Apps/osprey-server",

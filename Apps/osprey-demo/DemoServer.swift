@@ -11,7 +11,6 @@ final class DemoServer: Sendable {
     let disk: DiskCache
     let origin: DemoOrigin
     let policy: OriginPolicy
-    let limits: (diskMB: Int, memoryMB: Int)
     /// Thumbnails served per tier since start, for the cache panel.
     let tierCounts = Locked<[ImageResponse.Tier: Int]>([:])
 
@@ -19,14 +18,12 @@ final class DemoServer: Sendable {
     static let sizes = [120, 200, 320]
     static let maxSide = 2000
 
-    init(pipeline: ImagePipeline, memory: MemoryCache, disk: DiskCache, origin: DemoOrigin, policy: OriginPolicy,
-         limits: (diskMB: Int, memoryMB: Int)) {
+    init(pipeline: ImagePipeline, memory: MemoryCache, disk: DiskCache, origin: DemoOrigin, policy: OriginPolicy) {
         self.pipeline = pipeline
         self.memory = memory
         self.disk = disk
         self.origin = origin
         self.policy = policy
-        self.limits = limits
     }
 
     func router() -> Router<BasicRequestContext> {

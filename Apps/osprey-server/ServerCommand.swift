@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Osprey
 import OspreyDomain
-import OspreyRedisCache
+import OspreyPrograms
 import OspreyServer
 
 /// `osprey-server`: thumbnails of remote images behind imgproxy-style URLs.
@@ -33,79 +33,60 @@ struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
     @Flag(help: "Fetch sources whose host resolves to a link-local address (169.254/16, fe80::/10).") var allowLinkLocalSources = false
-    @Option(help: "The disk cache folder (default: $XDG_CACHE_HOME/osprey-server).") var cacheDir: String?
-    @Option(help: "The memory cache's limit in megabytes, for photos' reduced decodes (default 32; 0 turns them off).") var memoryLimit: Int?
-    @Option(help: "The disk cache's limit in megabytes (default 2048).") var diskLimit: Int?
+    @OptionGroup var cache: CacheFlags
     @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
     @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
-    @Option(help: "A cache shared by a fleet: redis://HOST[:PORT][/DB].") var sharedCache: String?
     @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
     @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
     @Option(help: "Redirects followed when fetching a source (default 3).") var maxRedirects: Int?
 
-    /// The flag's value, else its OSPREY_ variable's.
-    static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment["OSPREY_" + name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// A flag given, or its OSPREY_ variable set to 1 or true.
-    static func flag(_ value: Bool, _ name: String) -> Bool {
-        value || ["1", "true"].contains(environment(name)?.lowercased() ?? "")
-    }
-
-    static func list(_ values: [String], _ name: String) -> [String] {
-        values.isEmpty ? (environment(name)?.split(separator: ",").map(String.init) ?? []) : values
-    }
+    /// The caches' defaults: the memory cache holds photos' reduced decodes (answers are kept
+    /// apart, `ImageService.Configuration.answerMemoryLimit`).
+    static let cacheDefaults = CacheFlags.Defaults(folderName: "osprey-server", diskLimit: 2_048_000_000, memoryLimit: 32_000_000)
 
     func run() async throws {
         MemoryTuning.returnLargeBlocksToTheSystem()
-        let host = host ?? Self.environment("HOST") ?? "127.0.0.1"
-        let port = port ?? Self.environment("PORT").flatMap(Int.init) ?? 8080
+        typealias Setting = ProgramEnvironment
+        let host = try Setting.value(host, "HOST") ?? "127.0.0.1"
+        let port = try Setting.value(port, "PORT") ?? 8080
         let keys: SigningKeys
         do {
-            keys = try SigningKeys(hexKeys: Self.list(key, "KEY"), hexSalts: Self.list(salt, "SALT"))
+            keys = try SigningKeys(hexKeys: Setting.list(key, "KEY"), hexSalts: Setting.list(salt, "SALT"))
         } catch {
             throw ValidationError(error.description)
         }
-        let allowUnsigned = Self.flag(allowUnsigned, "ALLOW_UNSIGNED")
-        let opened: [(Bool, IPAddress.Category)] = [(Self.flag(allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES"), .loopback),
-                                                    (Self.flag(allowPrivateSources, "ALLOW_PRIVATE_SOURCES"), .private),
-                                                    (Self.flag(allowLinkLocalSources, "ALLOW_LINK_LOCAL_SOURCES"), .linkLocal)]
-        let policy = SourcePolicy(allowedPrefixes: Self.list(allowOrigin, "ALLOW_ORIGIN"),
+        let allowUnsigned = Setting.flag(allowUnsigned, "ALLOW_UNSIGNED")
+        let opened: [(Bool, IPAddress.Category)] = [(Setting.flag(allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES"), .loopback),
+                                                    (Setting.flag(allowPrivateSources, "ALLOW_PRIVATE_SOURCES"), .private),
+                                                    (Setting.flag(allowLinkLocalSources, "ALLOW_LINK_LOCAL_SOURCES"), .linkLocal)]
+        let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN"),
                                   allowing: Set(opened.filter(\.0).map(\.1)))
         guard !keys.pairs.isEmpty || allowUnsigned else {
             throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
         }
-        let cacheFolder = (cacheDir ?? Self.environment("CACHE_DIR")).map { URL(fileURLWithPath: $0) }
-            ?? DiskCache.Configuration.defaultDirectory.deletingLastPathComponent().appendingPathComponent("osprey-server")
-        let memoryMB = memoryLimit ?? Self.environment("MEMORY_LIMIT").flatMap(Int.init) ?? 32
-        let diskMB = diskLimit ?? Self.environment("DISK_LIMIT").flatMap(Int.init) ?? 2048
-        var configuration = OspreyConfiguration(cacheDirectory: cacheFolder, diskLimit: diskMB * 1_000_000, memoryLimit: memoryMB * 1_000_000)
-        configuration.network.maxRedirects = maxRedirects ?? Self.environment("MAX_REDIRECTS").flatMap(Int.init) ?? 3
+        var configuration = try cache.configuration(Self.cacheDefaults)
+        configuration.network.maxRedirects = try Setting.value(maxRedirects, "MAX_REDIRECTS") ?? 3
         // Where the sockets connect, and before each redirect is followed, as imgproxy checks.
         configuration.network.addressPolicy = policy.addressPolicy
         configuration.network.sourceFilter = { policy.refusal(for: $0) }
-        let sourceMB = maxSourceSize ?? Self.environment("MAX_SOURCE_SIZE").flatMap(Int.init) ?? 50
+        let sourceMB = try Setting.value(maxSourceSize, "MAX_SOURCE_SIZE") ?? 50
         configuration.network.maxResponseSize = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
-        configuration.decodingLimits.maxPixels = (maxSourceResolution ?? Self.environment("MAX_SOURCE_RESOLUTION").flatMap(Int.init) ?? 50) * 1_000_000
-        configuration.decodingLimits.maxFrames = maxAnimationFrames ?? Self.environment("MAX_ANIMATION_FRAMES").flatMap(Int.init) ?? 200
-        if let shared = sharedCache ?? Self.environment("SHARED_CACHE") {
-            configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared), logger: configuration.logger)
-        }
+        configuration.decodingLimits.maxPixels = (try Setting.value(maxSourceResolution, "MAX_SOURCE_RESOLUTION") ?? 50) * 1_000_000
+        configuration.decodingLimits.maxFrames = try Setting.value(maxAnimationFrames, "MAX_ANIMATION_FRAMES") ?? 200
         let parts = try configuration.makeParts()
         let service = ImageService(pipeline: parts.pipeline, configuration: .init(
-            signingKeys: keys, allowsUnsigned: allowUnsigned, sources: policy, offersAVIF: Self.flag(avif, "AVIF"),
-            maxAge: maxAge ?? Self.environment("MAX_AGE").flatMap(Int.init) ?? 31_536_000))
+            signingKeys: keys, allowsUnsigned: allowUnsigned, sources: policy, offersAVIF: Setting.flag(avif, "AVIF"),
+            maxAge: try Setting.value(maxAge, "MAX_AGE") ?? 31_536_000))
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)
         router.get("/health") { _, _ in "ok\n" }
         router.get("/metrics") { _, _ in metrics.response() }
         router.group()
             .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
-            .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: maxQueue ?? Self.environment("MAX_QUEUE").flatMap(Int.init) ?? 64))
+            .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: try Setting.value(maxQueue, "MAX_QUEUE") ?? 64))
             .addImageRoutes(service)
         let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { _ in print("osprey-server: listening on http://\(host):\(port)/") })

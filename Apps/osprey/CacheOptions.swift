@@ -3,32 +3,21 @@ import Foundation
 import OspreyDiskCache
 import OspreyMemoryCache
 import Osprey
-import OspreyRedisCache
+import OspreyPrograms
 
-/// The options every command that touches the caches takes.
+/// The options every command that touches the caches takes: Osprey's programs' shared ones.
 struct CacheOptions: ParsableArguments {
-    @Option(help: "The disk cache folder (default: $OSPREY_CACHE_DIR, else $XDG_CACHE_HOME/osprey, else ~/.cache/osprey).")
-    var cacheDir: String?
+    @OptionGroup var flags: CacheFlags
 
-    @Option(help: "The disk cache's size limit, such as 256MB (default 256MB).")
-    var diskLimit: ByteSizeArgument?
+    static let defaults = CacheFlags.Defaults(folderName: "osprey", diskLimit: 256_000_000)
 
-    @Option(help: "The memory cache's cost limit, such as 64MB (default: the lesser of 512 MB and 20% of memory).")
-    var memoryLimit: ByteSizeArgument?
-
-    @Option(help: "A cache shared by a fleet, behind the disk cache: redis://HOST[:PORT][/DB] (default: none).")
-    var sharedCache: String?
-
-    var directory: URL {
-        if let cacheDir { return URL(fileURLWithPath: cacheDir, isDirectory: true) }
-        if let env = ProcessInfo.processInfo.environment["OSPREY_CACHE_DIR"], !env.isEmpty { return URL(fileURLWithPath: env, isDirectory: true) }
-        return DiskCache.Configuration.defaultDirectory
-    }
+    var directory: URL { flags.directory(Self.defaults) }
 
     /// Opens the disk cache; `repairing: false` opens it as found, for `verify`.
     func openDiskCache(repairing: Bool = true) throws -> DiskCache {
+        let limit = try usage { try flags.configuration(Self.defaults) }.diskLimit
         do {
-            return try DiskCache(configuration: .init(directory: directory, sizeLimit: diskLimit?.bytes ?? 256_000_000, repairsAtOpen: repairing))
+            return try DiskCache(configuration: .init(directory: directory, sizeLimit: limit, repairsAtOpen: repairing))
         } catch {
             ExitStatus.printError("cannot open the cache in \(directory.path): \(error)")
             throw ExitStatus.cannotCreate
@@ -37,18 +26,9 @@ struct CacheOptions: ParsableArguments {
 
     /// A pipeline over this disk cache folder and these limits, with Osprey's defaults otherwise.
     func pipeline(diskStorage: DiskStoragePolicy = .originalData, maxConcurrentTransfers: Int = 6) throws -> ImagePipeline {
-        var configuration = OspreyConfiguration(cacheDirectory: directory, diskStorage: diskStorage)
-        if let diskLimit { configuration.diskLimit = diskLimit.bytes }
-        if let memoryLimit { configuration.memoryLimit = memoryLimit.bytes }
+        var configuration = try usage { try flags.configuration(Self.defaults) }
+        configuration.diskStorage = diskStorage
         configuration.network.maxConcurrentTransfers = maxConcurrentTransfers
-        if let sharedCache {
-            do {
-                configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: sharedCache), logger: configuration.logger)
-            } catch {
-                ExitStatus.printError("\(error)")
-                throw ExitStatus.usage
-            }
-        }
         do {
             return try configuration.makePipeline()
         } catch {
@@ -57,7 +37,13 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
-    func memoryCache() -> MemoryCache {
-        MemoryCache(configuration: .init(costLimit: memoryLimit?.bytes ?? MemoryCache.Configuration.defaultCostLimit))
+    /// `body`'s value; a setting it could not read is a usage error.
+    private func usage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            ExitStatus.printError("\(error)")
+            throw ExitStatus.usage
+        }
     }
 }

@@ -49,11 +49,15 @@ struct CacheCommandTests {
         #expect(verify.status == 1 && verify.output.contains("index says 3000"), "\(verify.output)")
     }
 
-    @Test func theCacheFolderComesFromTheEnvironmentWhenNotGiven() async throws {
+    @Test func theCacheSettingsComeFromTheEnvironmentWhenNotGiven() async throws {
         let folder = try await Self.filledCache()
-        setenv("OSPREY_CACHE_DIR", folder.path, 1)
-        defer { unsetenv("OSPREY_CACHE_DIR") }
-        #expect(try ChildProcess.run(Self.osprey, ["cache", "stats", "--json"]).output.contains("\"entries\":3"))
+        let environment = ["OSPREY_CACHE_DIR": folder.path, "OSPREY_DISK_LIMIT": "64"]
+        let stats = try ChildProcess.run(Self.osprey, ["cache", "stats", "--json"], environment: environment).output
+        #expect(stats.contains("\"entries\":3") && stats.contains("\"limitBytes\":64000000"), "a bare number is megabytes: \(stats)")
+        let given = try ChildProcess.run(Self.osprey, ["cache", "stats", "--json", "--disk-limit", "2MB"], environment: environment)
+        #expect(given.output.contains("\"limitBytes\":2000000"), "the option wins over its variable")
+        let bad = try ChildProcess.run(Self.osprey, ["cache", "stats", "--json"], environment: ["OSPREY_CACHE_DIR": folder.path, "OSPREY_DISK_LIMIT": "lots"])
+        #expect(bad.status == 64 && bad.output.contains("OSPREY_DISK_LIMIT=lots"), "\(bad.output)")
     }
 
     @Test func badSizesAreUsageErrors() throws {

@@ -20,8 +20,9 @@ public enum ChildProcess {
         public let peakMemory: Int
     }
 
-    /// Runs `executable` with `arguments` to completion.
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
+    /// Runs `executable` with `arguments` to completion, with this process's environment and
+    /// `environment` over it (set for the child only: tests run side by side).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-child-\(UUID().uuidString).txt").path
         defer { unlink(outputFile) }
         var actions = posix_spawn_file_actions_t()
@@ -35,7 +36,10 @@ public enum ChildProcess {
         let argv = ([timer, "-q", "-f", "%M", "-o", peakFile, executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, timer, &actions, nil, argv, environ)
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, timer, &actions, nil, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
