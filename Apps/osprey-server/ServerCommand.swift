@@ -41,6 +41,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
     @Option(help: "Redirects followed when fetching a source (default 3).") var maxRedirects: Int?
+    @Option(help: "A preset, NAME=OPTIONS as in a URL (thumb=rs:fill:64:64/q:70); repeat for more. `default` applies to every URL.")
+    var preset: [String] = []
+    @Option(help: "A file of presets, one NAME=OPTIONS a line (# starts a comment).") var presetsFile: String?
+    @Flag(help: "URLs name presets only: /{signature}/{preset:preset…}/{source}.") var onlyPresets = false
 
     /// The caches' defaults: the memory cache holds photos' reduced decodes (answers are kept
     /// apart, `ImageService.Configuration.answerMemoryLimit`).
@@ -76,10 +80,22 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxPixels = (try Setting.value(maxSourceResolution, "MAX_SOURCE_RESOLUTION") ?? 50) * 1_000_000
         configuration.decodingLimits.maxFrames = try Setting.value(maxAnimationFrames, "MAX_ANIMATION_FRAMES") ?? 200
+        var definitions = Setting.list(preset, "PRESET")
+        if let file = try Setting.value(presetsFile, "PRESETS_FILE") {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            definitions += text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        let presets: ImgproxyPresets
+        do {
+            presets = try ImgproxyPresets(definitions: definitions)
+        } catch {
+            throw ValidationError("--preset: \(error)")
+        }
         let parts = try configuration.makeParts()
         let service = ImageService(pipeline: parts.pipeline, configuration: .init(
             signingKeys: keys, allowsUnsigned: allowUnsigned, sources: policy, offersAVIF: Setting.flag(avif, "AVIF"),
-            maxAge: try Setting.value(maxAge, "MAX_AGE") ?? 31_536_000))
+            maxAge: try Setting.value(maxAge, "MAX_AGE") ?? 31_536_000, presets: presets,
+            onlyPresets: Setting.flag(onlyPresets, "ONLY_PRESETS")))
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)
         router.get("/health") { _, _ in "ok\n" }

@@ -13,7 +13,7 @@ struct ReductionEndToEndTests {
     init() throws {
         origin = try TestHTTPServer()
         for name in ["photos/jolla.jpg", "exif-orientation/Portrait_6.jpg", "pngsuite/basn2c16.png"] {
-            origin.serve(URL(fileURLWithPath: name).lastPathComponent, try Data(contentsOf: Corpus.file(name)))
+            origin.serve(URL(fileURLWithPath: name).lastPathComponent, try Data(contentsOf: Corpus.file(name)), headers: ["ETag": "\"v1\""])
         }
         var configuration = OspreyConfiguration(cacheDirectory: nil)
         configuration.network.addressPolicy = AddressPolicy(allowing: [.loopback])
@@ -37,6 +37,7 @@ struct ReductionEndToEndTests {
             let options = DecodingOptions(targetSize: PixelSize(width: width, height: height), contentMode: mode)
             let response = try await pipeline.image(for: request(name, width, height, mode))
             #expect(response.tier == .memory, "\(width)x\(height) \(mode) from the reduction")
+            #expect(response.source?.etag == "\"v1\"", "the bytes the reduction came from")
             let direct = try ImageCodec().decode(.data(bytes), options: options)
             #expect(response.image.size == direct.size && response.image.pixelFormat == direct.pixelFormat)
             let psnr = ReferenceDecoder.psnr(response.image.pixels, direct.pixels)

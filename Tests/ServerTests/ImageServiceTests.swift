@@ -50,10 +50,12 @@ struct ImageServiceTests {
             #expect(negotiated.header("cache-control") == "public, max-age=31536000")
             let named = try await CurlGet.fetch(base + paths[1])
             #expect(named.header("content-type") == "image/webp" && named.header("vary") == nil, "the URL names the format")
-            let etag = try #require(named.header("etag"))
-            for condition in [etag, "\"other\", \(etag)", "W/\(etag)", "*"] {
+            let etag = try #require(named.etag)
+            // The origin sends an ETag, so the answer's is weak; its strong form matches too.
+            #expect(etag.hasPrefix("W/\""))
+            for condition in [etag, "\"other\", \(etag)", String(etag.dropFirst(2)), "*"] {
                 let again = try await CurlGet.fetch(base + paths[1], headers: ["If-None-Match: \(condition)"])
-                #expect(again.status == 304 && again.body.isEmpty && again.header("etag") == etag, "\(condition)")
+                #expect(again.status == 304 && again.body.isEmpty && again.etag == etag, "\(condition)")
             }
             #expect(try await CurlGet.fetch(base + paths[1], headers: ["If-None-Match: \"other\""]).status == 200)
         }
@@ -70,14 +72,14 @@ struct ImageServiceTests {
         #expect(made[0].status == 200 && made[0].header("server-timing")?.hasPrefix("network;dur=") == true)
         #expect(made[1].body == made[0].body && made[1].header("server-timing")?.hasPrefix("answer-memory;") == true,
                 "sent as kept, not encoded again")
-        let tag = try #require(made[0].header("etag"))
-        #expect(made[1].header("etag") == tag)
+        let tag = try #require(made[0].etag)
+        #expect(made[1].etag == tag)
 
         // A new service over the same folder, as after a restart: 304 from the kept answer.
         let second = try ServingHarness(origin: first.origin, cacheDirectory: folder)
         defer { second.stop() }
         let again = try await Self.fetching(second, paths[0], [tag, "\"other\""])
-        #expect(again[0].status == 304 && again[0].header("etag") == tag && again[0].body.isEmpty)
+        #expect(again[0].status == 304 && again[0].etag == tag && again[0].body.isEmpty)
         #expect(again[0].header("server-timing")?.hasPrefix("answer-disk;") == true)
         #expect(again[1].status == 200 && again[1].body == made[0].body)
         let newSize = try await Self.fetching(second, paths[1], [nil])[0]

@@ -23,7 +23,8 @@ extension ImagePipeline {
         let reduction = isProcessed ? nil : plan.reduction
         let (encoder, logger) = (configuration.encoder, configuration.logger)
         let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
-            let image = try Self.process(try self.decode(input, options: options, keepingReductionAt: reduction), with: processors)
+            let decoded = try self.decode(input, options: options, keepingReductionAt: reduction, from: metadata)
+            let image = try Self.process(decoded, with: processors)
             guard let variantFormat, let encoder else { return (image, nil) }
             let encoding = variantFormat.options(for: image)
             do throws(ImageEncodingError) {
@@ -55,16 +56,19 @@ extension ImagePipeline {
         }
         guard let image else { return nil }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
-        return LoadedImage(image: image, tier: .memory)
+        guard case .url = plan.request.source else { return LoadedImage(image: image, tier: .memory) }
+        return LoadedImage(image: image, tier: .memory, source: reductionSources.withLock { $0.metadata(for: key) })
     }
 
-    /// `input` decoded for `options`; through a reduction, kept in memory at `reductionKey`,
-    /// when there is a key and the decoder makes one.
-    private func decode(_ input: ImageInput, options: DecodingOptions, keepingReductionAt reductionKey: CacheKey?) throws -> Image {
+    /// `input` decoded for `options`; through a reduction, kept in memory at `reductionKey`
+    /// with the `source` it came from, when there is a key and the decoder makes one.
+    private func decode(_ input: ImageInput, options: DecodingOptions, keepingReductionAt reductionKey: CacheKey?,
+                        from source: CachedDataMetadata) throws -> Image {
         let decoder = configuration.decoder
         do throws(ImageDecodingError) {
             if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options) {
                 configuration.imageCache?.store(reduction, for: reductionKey)
+                reductionSources.withLock { $0.record(source, for: reductionKey) }
                 if let image = decoder.rescale(reduction, options: options) { return image }
             }
             return try decoder.decode(input, options: options)

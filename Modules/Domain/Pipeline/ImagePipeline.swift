@@ -26,6 +26,7 @@ public final class ImagePipeline: ImageProviding {
     let dataLoads = TaskCoalescer<DataLoadKey, Download>()
     let decodeLimiter: AsyncLimiter
     let loadLimiter: AsyncLimiter
+    let reductionSources = Locked(ReductionSources())
 
     /// Creates a pipeline from its parts.
     public init(configuration: Configuration) {

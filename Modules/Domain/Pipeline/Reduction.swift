@@ -17,3 +17,19 @@ enum Reduction {
         return reduction.size.scale(toFit: target, mode: options.contentMode) <= 1
     }
 }
+
+/// What is known of the source bytes each kept reduction was decoded from, so that an image
+/// made from a reduction reports its source as one decoded from the bytes does (a server's
+/// validators come from it). Bounded: past `limit` keys the oldest recorded goes.
+struct ReductionSources {
+    static let limit = 1_024
+    private var entries: [CacheKey: CachedDataMetadata] = [:]
+    private var order: [CacheKey] = []
+
+    mutating func record(_ metadata: CachedDataMetadata, for key: CacheKey) {
+        if entries.updateValue(metadata, forKey: key) == nil { order.append(key) }
+        if order.count > Self.limit { entries[order.removeFirst()] = nil }
+    }
+
+    func metadata(for key: CacheKey) -> CachedDataMetadata? { entries[key] }
+}

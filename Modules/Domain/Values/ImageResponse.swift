@@ -6,8 +6,10 @@ public struct ImageResponse: Sendable {
     public let tier: Tier
     /// The time from the call to its answer.
     public let duration: Duration
-    /// What is known of the source's bytes when they were read for this answer: the origin's
-    /// validators and freshness. `nil` when the memory cache answered or the source is a file.
+    /// What is known of the source's bytes this answer was made from: the origin's validators
+    /// and freshness. `nil` when the memory cache held the processed image, or the source is
+    /// a file; for an image made from the source's reduction, the bytes the reduction was
+    /// decoded from.
     /// A server derives its own validators from it (an ETag that outlives a restart).
     public let source: CachedDataMetadata?
 

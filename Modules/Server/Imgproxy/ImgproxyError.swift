@@ -8,12 +8,15 @@ public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
     case badSignature
     /// `insecure` or `_` in place of a signature, and the server requires signed URLs.
     case unsigned
+    /// The URL's `expires` time has passed (`404`, as imgproxy answers).
+    case expired
 
     /// The HTTP status that answers it.
     public var status: Int {
         switch self {
         case .malformed, .unsupported: 400
         case .badSignature, .unsigned: 403
+        case .expired: 404
         }
     }
 
@@ -23,6 +26,7 @@ public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupported(let reason): "unsupported: \(reason)"
         case .badSignature: "the signature does not match"
         case .unsigned: "unsigned URLs are not allowed"
+        case .expired: "the URL has expired"
         }
     }
 }

@@ -8,6 +8,7 @@ extension ImgproxyOptions {
     /// The processed image is not kept in memory: the service keeps the encoded answer, and
     /// memory is left for the source's reduction, which serves every other size.
     func imageRequest(source: URL) -> ImageRequest {
+        let (width, height) = (Int((Double(width) * dpr).rounded()), Int((Double(height) * dpr).rounded()))
         let size: PixelSize? = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
         let fills = resizingType != .fit && width > 0 && height > 0
         var processors: [any ImageProcessing] = []

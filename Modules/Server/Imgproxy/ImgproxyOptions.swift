@@ -1,3 +1,4 @@
+import Foundation
 import OspreyDomain
 
 /// The processing options of an imgproxy URL that Osprey carries out.
@@ -18,14 +19,43 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var gravity: CropGravity = .centre
     /// Gaussian blur sigma; `nil` for none.
     package var blur: Double?
+    /// The device pixel ratio: the sizes are multiplied by it (Osprey still never enlarges).
+    package var dpr = 1.0
+    /// Part of the answer's cache key and ETag, nothing else.
+    package var cacheBuster: String?
+    /// After this the URL is answered `404`.
+    package var expires: Date?
+    /// The name in `Content-Disposition`, without extension; `nil` for the source's.
+    package var filename: String?
+    /// `Content-Disposition: attachment` rather than `inline`.
+    package var returnsAttachment = false
 
     package init() {}
 
-    /// Applies one `name:arg:arg…` segment.
-    mutating func apply(_ segment: Substring) throws(ImgproxyError) {
+    /// Applies one `name:arg:arg…` segment; `pr` applies the named `presets`.
+    mutating func apply(_ segment: Substring, presets: ImgproxyPresets) throws(ImgproxyError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0], args = Array(parts.dropFirst())
         switch name {
+        case "pr", "preset":
+            try presets.apply(args, to: &self)
+        case "dpr":
+            guard let value = Double(try Self.single(args, name)), value > 0, value <= 8 else { throw .malformed("dpr must be above 0, at most 8") }
+            dpr = value
+        case "cb", "cachebuster":
+            let value = try Self.single(args, name)
+            cacheBuster = value.isEmpty ? nil : value
+        case "exp", "expires":
+            guard let seconds = Int(try Self.single(args, name)) else { throw .malformed("expires takes a Unix time") }
+            expires = Date(timeIntervalSince1970: TimeInterval(seconds))
+        case "fn", "filename":
+            guard (1...2).contains(args.count) else { throw .malformed("filename takes a name and whether it is encoded") }
+            let encoded = args.count == 2 ? try Self.bool(args[1]) : false
+            let decoded = encoded ? ImgproxyPath.base64URLDecoded(args[0]) : args[0].removingPercentEncoding
+            guard let decoded else { throw .malformed("the filename cannot be decoded") }
+            filename = decoded.isEmpty ? nil : decoded
+        case "att", "return_attachment":
+            returnsAttachment = try Self.bool(try Self.single(args, name))
         case "rs", "resize":
             if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
             try applySize(Array(args.dropFirst()), option: name)

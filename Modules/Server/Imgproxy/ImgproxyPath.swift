@@ -11,18 +11,27 @@ package struct ImgproxyPath: Sendable {
     package let options: ImgproxyOptions
     package let source: URL
 
-    /// Parses `path` (as received, percent-encoding kept).
-    package init(_ path: String) throws(ImgproxyError) {
+    /// Parses `path` (as received, percent-encoding kept). The `default` preset applies
+    /// first; with `onlyPresets`, the first segment names presets (`a:b`) and nothing else
+    /// may stand before the source, as imgproxy's presets-only mode reads URLs.
+    package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false) throws(ImgproxyError) {
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
         signature = String(trimmed[..<slash])
         signedPart = String(trimmed[slash...])
         let segments = trimmed[trimmed.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
         var options = ImgproxyOptions()
+        try presets.applyDefault(to: &options)
         var index = 0
-        while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
-            try options.apply(segments[index])
-            index += 1
+        if onlyPresets {
+            guard segments.count > 1 else { throw .malformed("no source") }
+            try presets.apply(segments[0].split(separator: ":").map(String.init), to: &options)
+            index = 1
+        } else {
+            while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
+                try options.apply(segments[index], presets: presets)
+                index += 1
+            }
         }
         guard index < segments.count else { throw .malformed("no source") }
         var sourceText: String
@@ -53,7 +62,7 @@ package struct ImgproxyPath: Sendable {
     /// `insecure` and `_` stand for no signature.
     package var isUnsigned: Bool { signature == "insecure" || signature == "_" }
 
-    private static func base64URLDecoded(_ text: String) -> String? {
+    static func base64URLDecoded(_ text: String) -> String? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self) }

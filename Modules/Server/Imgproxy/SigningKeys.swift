@@ -47,6 +47,12 @@ public struct SigningKeys: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// `path` (`/{options…}/{source}`) signed with the first pair, as an app that makes its
+    /// own URLs signs them; `insecure` in place of a signature when there is no pair.
+    public func signed(_ path: String) -> String {
+        "/" + (pairs.first.map { Self.signature(of: path, with: $0) } ?? "insecure") + path
+    }
+
     /// Whether `signature` matches `path` under any pair, compared in constant time.
     func verify(_ signature: String, path: String) -> Bool {
         pairs.contains { pair in

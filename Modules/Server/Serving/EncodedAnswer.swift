@@ -12,9 +12,9 @@ struct EncodedAnswer: Sendable {
 
     func isStale(at now: Date) -> Bool { freshUntil.map { now >= $0 } ?? false }
 
-    /// As the disk cache keeps it: the tag in the metadata's `etag`.
+    /// As the disk cache keeps it: the tag, as its header writes it, in the metadata's `etag`.
     var cached: CachedData {
-        CachedData(data: bytes, metadata: CachedDataMetadata(format: format, etag: tag.value, freshUntil: freshUntil))
+        CachedData(data: bytes, metadata: CachedDataMetadata(format: format, etag: tag.header, freshUntil: freshUntil))
     }
 
     init(bytes: Data, format: ImageFormat, tag: EntityTag, freshUntil: Date?) {
@@ -26,7 +26,7 @@ struct EncodedAnswer: Sendable {
 
     /// An answer read back from the disk cache; `nil` for an entry this type did not write.
     init?(_ cached: CachedData) {
-        guard let format = cached.metadata.format, let tag = cached.metadata.etag else { return nil }
-        self.init(bytes: cached.data, format: format, tag: EntityTag(tag), freshUntil: cached.metadata.freshUntil)
+        guard let format = cached.metadata.format, let tag = cached.metadata.etag.flatMap(EntityTag.init(header:)) else { return nil }
+        self.init(bytes: cached.data, format: format, tag: tag, freshUntil: cached.metadata.freshUntil)
     }
 }

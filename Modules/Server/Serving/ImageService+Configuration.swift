@@ -17,6 +17,11 @@ extension ImageService {
         public var maxAge: Int
         /// The quality of lossy answers when the URL names none, 1…100.
         public var defaultQuality: Int
+        /// Named sets of options URLs apply with `pr:NAME`; `default` applies to every URL.
+        public var presets: ImgproxyPresets
+        /// URLs name presets only (`/{signature}/{preset:preset…}/{source}`), as imgproxy's
+        /// `IMGPROXY_ONLY_PRESETS`.
+        public var onlyPresets: Bool
         /// The bytes of encoded answers kept in memory, so a repeated URL is sent as it was.
         public var answerMemoryLimit: Int
         /// Keep encoded answers in the pipeline's disk cache too, beside the originals, so
@@ -26,7 +31,8 @@ extension ImageService {
         /// A configuration; every value has imgproxy's default.
         public init(signingKeys: SigningKeys = .none, allowsUnsigned: Bool = false, sources: SourcePolicy = SourcePolicy(),
                     offersAVIF: Bool = false, maxAge: Int = 31_536_000, defaultQuality: Int = 80,
-                    answerMemoryLimit: Int = 16 << 20, keepsAnswersOnDisk: Bool = true) {
+                    answerMemoryLimit: Int = 16 << 20, keepsAnswersOnDisk: Bool = true,
+                    presets: ImgproxyPresets = .none, onlyPresets: Bool = false) {
             self.signingKeys = signingKeys
             self.allowsUnsigned = allowsUnsigned
             self.sources = sources
@@ -35,6 +41,8 @@ extension ImageService {
             self.defaultQuality = defaultQuality
             self.answerMemoryLimit = answerMemoryLimit
             self.keepsAnswersOnDisk = keepsAnswersOnDisk
+            self.presets = presets
+            self.onlyPresets = onlyPresets
         }
     }
 }

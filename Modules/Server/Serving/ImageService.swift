@@ -55,7 +55,7 @@ public final class ImageService: Sendable {
         let ifNoneMatch = request.headers[.ifNoneMatch]
         if let (kept, tier) = await answers.answer(for: key) {
             Counter(label: "osprey_answer_tier_total", dimensions: [("tier", tier.rawValue)]).increment()
-            return respond(with: kept, options: parsed.options, ifNoneMatch: ifNoneMatch, timing: (tier.rawValue, .now - start))
+            return respond(with: kept, to: parsed, ifNoneMatch: ifNoneMatch, timing: (tier.rawValue, .now - start))
         }
         let response: ImageResponse
         do {
@@ -72,17 +72,18 @@ public final class ImageService: Sendable {
             return Answers.text(.internalServerError, "could not encode the image: \(error)")
         }
         await answers.store(answer, for: key)
-        return respond(with: answer, options: parsed.options, ifNoneMatch: ifNoneMatch, timing: (response.tier.rawValue, .now - start))
+        return respond(with: answer, to: parsed, ifNoneMatch: ifNoneMatch, timing: (response.tier.rawValue, .now - start))
     }
 
-    /// `path` parsed, with its signature checked (or unsigned URLs allowed).
+    /// `path` parsed, with its signature checked (or unsigned URLs allowed) and its expiry.
     func authorized(_ path: String) throws(ImgproxyError) -> ImgproxyPath {
-        let parsed = try ImgproxyPath(path)
+        let parsed = try ImgproxyPath(path, presets: configuration.presets, onlyPresets: configuration.onlyPresets)
         if parsed.isUnsigned {
             guard configuration.allowsUnsigned else { throw ImgproxyError.unsigned }
         } else if !configuration.signingKeys.pairs.isEmpty, !configuration.signingKeys.verify(parsed.signature, path: parsed.signedPart) {
             throw ImgproxyError.badSignature
         }
+        if let expires = parsed.options.expires, expires <= pipeline.configuration.clock.now { throw ImgproxyError.expired }
         return parsed
     }
 
@@ -93,13 +94,14 @@ public final class ImageService: Sendable {
         let image = pipeline.keys(for: request).image
         let format = options.format?.rawValue ?? "auto(" + offers.map(\.rawValue).joined(separator: ",") + ")"
         let quality = options.quality ?? configuration.defaultQuality
-        let variant = [image.variant, "answer=\(format),q=\(quality)"].filter { !$0.isEmpty }.joined(separator: ";")
+        let buster = options.cacheBuster.map { ",cb=\($0)" } ?? ""
+        let variant = [image.variant, "answer=\(format),q=\(quality)\(buster)"].filter { !$0.isEmpty }.joined(separator: ";")
         return CacheKey(source: image.source, variant: variant)
     }
 
     /// The image in the format asked for or negotiated, encoded by the pipeline's encoder,
     /// with a tag from what determines it: the key, the format and the source's validators
-    /// (or, without validators, the bytes themselves).
+    /// (a weak tag), or without validators, the bytes themselves (a strong one).
     func encoded(_ response: ImageResponse, by encoder: any ImageEncoding, key: CacheKey, options: ImgproxyOptions,
                  offers: [ImageFormat]) throws -> EncodedAnswer {
         let image = response.image
@@ -109,20 +111,21 @@ public final class ImageService: Sendable {
         let bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: quality))
         let source = response.source
         let tag: EntityTag = if let source, source.etag != nil || source.lastModified != nil {
-            EntityTag(digesting: [key.stringValue, format.rawValue, source.etag ?? "", source.lastModified ?? ""])
+            EntityTag(digesting: [key.stringValue, format.rawValue, source.etag ?? "", source.lastModified ?? ""], isWeak: true)
         } else {
-            EntityTag(digesting: [key.stringValue, format.rawValue, Answers.fingerprint(bytes)])
+            EntityTag(digesting: [key.stringValue, format.rawValue, Answers.fingerprint(bytes)], isWeak: false)
         }
         return EncodedAnswer(bytes: bytes, format: format, tag: tag, freshUntil: source?.freshUntil)
     }
 
     /// `answer` with its validators, or a `304` when the client holds it already;
     /// `Server-Timing` names the tier that answered and the time taken.
-    func respond(with answer: EncodedAnswer, options: ImgproxyOptions, ifNoneMatch: String?, timing: (String, Duration)) -> Response {
+    func respond(with answer: EncodedAnswer, to request: ImgproxyPath, ifNoneMatch: String?, timing: (String, Duration)) -> Response {
         let milliseconds = Double(timing.1.components.attoseconds) / 1e15 + Double(timing.1.components.seconds) * 1_000
         var headers: HTTPFields = [.eTag: answer.tag.header, .cacheControl: "public, max-age=\(configuration.maxAge)"]
         headers[.init("Server-Timing")!] = "\(timing.0);dur=\(String(format: "%.1f", milliseconds))"
-        if options.format == nil { headers[.vary] = "Accept" }
+        headers[.contentDisposition] = ContentDisposition.header(for: request, format: answer.format)
+        if request.options.format == nil { headers[.vary] = "Accept" }
         if answer.tag.matches(ifNoneMatch: ifNoneMatch) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = answer.format.mimeType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes)))

@@ -37,6 +37,11 @@ public struct CurlGet: Sendable {
     }
 
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The `ETag`, with a weak tag's `W/` in its case again (the head is read lowercased).
+    public var etag: String? {
+        header("etag").map { $0.hasPrefix("w/") ? "W/" + $0.dropFirst(2) : $0 }
+    }
 }
 
 /// A GET curl could not make.

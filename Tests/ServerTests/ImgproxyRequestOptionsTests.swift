@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import Osprey
+import OspreyServer
+import OspreyTesting
+import Testing
+
+/// imgproxy's request options — presets, `dpr`, `cb`, `exp`, `fn`, `att` — parsed, and
+/// answered over HTTP with URLs from imgproxy's own builder, the images read back by Pillow.
+@Suite("imgproxy's presets and request options", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+struct ImgproxyRequestOptionsTests {
+    static let presets = ["thumb=rs:fill:64:48/q:70", "small=w:32", "default=q:55", "both=pr:thumb/pr:small"]
+
+    @Test func presetsApplyInOrderAfterTheDefault() throws {
+        let presets = try ImgproxyPresets(definitions: Self.presets)
+        let source = "plain/http://img.example/a.jpg"
+        let plain = try ImgproxyPath("/_/w:10/" + source, presets: presets).options
+        #expect(plain.quality == 55 && plain.width == 10, "the default preset applies first")
+        let thumb = try ImgproxyPath("/_/q:90/pr:thumb/" + source, presets: presets).options
+        #expect(thumb.resizingType == .fill && thumb.width == 64 && thumb.height == 48 && thumb.quality == 70, "later wins")
+        let nested = try ImgproxyPath("/_/pr:both/" + source, presets: presets).options
+        #expect(nested.width == 32 && nested.height == 48)
+        let only = try ImgproxyPath("/_/thumb:small/" + source, presets: presets, onlyPresets: true).options
+        #expect(only.width == 32 && only.height == 48 && only.quality == 70)
+        #expect(throws: ImgproxyError.unsupported("option thumb")) { try ImgproxyPath("/_/thumb:small/" + source, presets: presets) }
+        #expect(throws: ImgproxyError.malformed("unknown preset nope")) { try ImgproxyPath("/_/pr:nope/" + source, presets: presets) }
+        #expect(throws: ImgproxyError.malformed("preset loop names itself")) { try ImgproxyPresets(definitions: ["loop=w:1/pr:loop"]) }
+        #expect(throws: ImgproxyError.unsupported("option xyz")) { try ImgproxyPresets(definitions: ["bad=xyz:1"]) }
+    }
+
+    @Test func dprCachebusterExpiresAndFilenameParse() throws {
+        let options = try ImgproxyPath("/_/w:100/dpr:2/cb:v7/exp:1700000000/fn:aGVsbG8gd29ybGQ:1/att:1/plain/http://a.example/b.jpg").options
+        #expect(options.dpr == 2 && options.cacheBuster == "v7" && options.returnsAttachment)
+        #expect(options.expires == Date(timeIntervalSince1970: 1_700_000_000) && options.filename == "hello world")
+        #expect(try ImgproxyPath("/_/fn:caf%C3%A9/plain/http://a.example/b.jpg").options.filename == "café")
+        #expect(throws: ImgproxyError.malformed("dpr must be above 0, at most 8")) { try ImgproxyPath("/_/dpr:0/plain/http://a.example/b.jpg") }
+    }
+
+    @Test func answersFollowTheRequestOptions() async throws {
+        let harness = try ServingHarness { $0.presets = try! ImgproxyPresets(definitions: Self.presets) }
+        defer { harness.stop() }
+        let photo = harness.source("photo.jpg")
+        let future = Int(Date().timeIntervalSince1970) + 3_600
+        // imgproxy's builder puts `rs:…:0:0` after the options it is given, which resets a
+        // preset's sizes (in imgproxy too): those paths are signed here.
+        let keys = harness.service.configuration.signingKeys
+        let byHand = ["/pr:thumb/cb:v2/fn:holiday%20pic/att:1/plain/\(photo)", "/pr:thumb/cb:v3/plain/\(photo)"].map(keys.signed)
+        let paths = try byHand + harness.paths([
+            .init(url: photo, width: 60, advanced: ["dpr:2"]),
+            .init(url: photo, width: 60, advanced: ["exp:1700000000"]),
+            .init(url: photo, width: 60, advanced: ["exp:\(future)", "fn:caf%C3%A9%22x"]),
+        ])
+        let router = Router()
+        router.addImageRoutes(harness.service)
+        let answers = Locked([CurlGet]())
+        try await ServingHarness.serving(router) { base in
+            for path in paths {
+                let answer = try await CurlGet.fetch(base + path)
+                answers.withLock { $0.append(answer) }
+            }
+        }
+        let got = answers.withLock { $0 }
+        #expect(got.map(\.status) == [200, 200, 200, 404, 200])
+        #expect(got[0].header("content-disposition") == "attachment; filename=\"holiday pic.jpg\"")
+        #expect(got[1].header("content-disposition") == "inline; filename=\"photo.jpg\"", "the source's name")
+        #expect(got[1].body == got[0].body && got[1].etag != got[0].etag, "cb changes the tag, not the image")
+        #expect(got[3].text.contains("expired"))
+        #expect(got[4].header("content-disposition") == "inline; filename=\"caf__x.jpg\"; filename*=utf-8''caf%c3%a9%22x.jpg",
+                "(headers read lowercased)")
+        let sizes = try Self.pillowSizes([got[0].body, got[2].body, got[4].body])
+        #expect(sizes == [[64, 48], [120, 90], [60, 45]], "preset fill, 60 px at dpr 2, 60 px")
+    }
+
+    /// Width and height of each image as Pillow reads it.
+    static func pillowSizes(_ images: [Data]) throws -> [[Int]] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-answers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try images.enumerated().map { index, data in
+            let file = folder.appendingPathComponent("\(index).img")
+            try data.write(to: file)
+            return file
+        }
+        let decoded = try ReferenceDecoder.decode(files, mode: .pillow)
+        return try files.map { file in
+            let pixels = try #require(try decoded[file.path]?.get())
+            return [pixels.width, pixels.height]
+        }
+    }
+}
