@@ -68,3 +68,20 @@ extension ImageProcessing where Self == ImageProcessors.Composition {
     /// ``ImageProcessors/Composition`` of `processors`, applied in order as one.
     public static func composition(_ processors: [any ImageProcessing]) -> Self { ImageProcessors.Composition(processors) }
 }
+
+extension ImageProcessing where Self == ImageProcessors.Rotate {
+    /// ``ImageProcessors/Rotate`` by `quarterTurns` × 90° clockwise.
+    public static func rotate(quarterTurns: Int) -> Self { ImageProcessors.Rotate(quarterTurns: quarterTurns) }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Padding {
+    /// ``ImageProcessors/Padding`` of the given widths, in `color` (transparent without one).
+    public static func padding(top: Int, right: Int, bottom: Int, left: Int, color: RGBAColor? = nil) -> Self {
+        ImageProcessors.Padding(top: top, right: right, bottom: bottom, left: left, color: color)
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Background {
+    /// ``ImageProcessors/Background`` of `color`.
+    public static func background(_ color: RGBAColor) -> Self { ImageProcessors.Background(color: color) }
+}

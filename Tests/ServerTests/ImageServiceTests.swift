@@ -89,16 +89,7 @@ struct ImageServiceTests {
 
     /// `path` fetched from `harness`'s service once for each `If-None-Match` value (or none).
     private static func fetching(_ harness: ServingHarness, _ path: String, _ conditions: [String?]) async throws -> [CurlGet] {
-        let router = Router()
-        router.addImageRoutes(harness.service)
-        let answers = Locked([CurlGet]())
-        try await ServingHarness.serving(router) { base in
-            for condition in conditions {
-                let answer = try await CurlGet.fetch(base + path, headers: condition.map { ["If-None-Match: \($0)"] } ?? [])
-                answers.withLock { $0.append(answer) }
-            }
-        }
-        return answers.withLock { $0 }
+        try await harness.fetch(conditions.map { (path, $0.map { ["If-None-Match: \($0)"] } ?? []) })
     }
 
     @Test func theAdmissionBoundAnswers503WhileItIsFull() async throws {

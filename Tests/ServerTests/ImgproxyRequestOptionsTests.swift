@@ -50,16 +50,7 @@ struct ImgproxyRequestOptionsTests {
             .init(url: photo, width: 60, advanced: ["exp:1700000000"]),
             .init(url: photo, width: 60, advanced: ["exp:\(future)", "fn:caf%C3%A9%22x"]),
         ])
-        let router = Router()
-        router.addImageRoutes(harness.service)
-        let answers = Locked([CurlGet]())
-        try await ServingHarness.serving(router) { base in
-            for path in paths {
-                let answer = try await CurlGet.fetch(base + path)
-                answers.withLock { $0.append(answer) }
-            }
-        }
-        let got = answers.withLock { $0 }
+        let got = try await harness.fetch(paths)
         #expect(got.map(\.status) == [200, 200, 200, 404, 200])
         #expect(got[0].header("content-disposition") == "attachment; filename=\"holiday pic.jpg\"")
         #expect(got[1].header("content-disposition") == "inline; filename=\"photo.jpg\"", "the source's name")
@@ -67,24 +58,7 @@ struct ImgproxyRequestOptionsTests {
         #expect(got[3].text.contains("expired"))
         #expect(got[4].header("content-disposition") == "inline; filename=\"caf__x.jpg\"; filename*=utf-8''caf%c3%a9%22x.jpg",
                 "(headers read lowercased)")
-        let sizes = try Self.pillowSizes([got[0].body, got[2].body, got[4].body])
+        let sizes = try ImgproxyLayoutOptionsTests.pillow([got[0].body, got[2].body, got[4].body]).map { [$0.width, $0.height] }
         #expect(sizes == [[64, 48], [120, 90], [60, 45]], "preset fill, 60 px at dpr 2, 60 px")
-    }
-
-    /// Width and height of each image as Pillow reads it.
-    static func pillowSizes(_ images: [Data]) throws -> [[Int]] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-answers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let files = try images.enumerated().map { index, data in
-            let file = folder.appendingPathComponent("\(index).img")
-            try data.write(to: file)
-            return file
-        }
-        let decoded = try ReferenceDecoder.decode(files, mode: .pillow)
-        return try files.map { file in
-            let pixels = try #require(try decoded[file.path]?.get())
-            return [pixels.width, pixels.height]
-        }
     }
 }

@@ -57,6 +57,26 @@ struct ServingHarness {
         }
     }
 
+    /// Each of `requests` (a path and its headers) fetched once, in order, by curl from the
+    /// service mounted at the root of an app that runs for the while.
+    func fetch(_ requests: [(path: String, headers: [String])]) async throws -> [CurlGet] {
+        let router = Router()
+        router.addImageRoutes(service)
+        let answers = Locked([CurlGet]())
+        try await Self.serving(router) { base in
+            for request in requests {
+                let answer = try await CurlGet.fetch(base + request.path, headers: request.headers)
+                answers.withLock { $0.append(answer) }
+            }
+        }
+        return answers.withLock { $0 }
+    }
+
+    /// Each of `paths` fetched once, in order, without headers.
+    func fetch(_ paths: [String]) async throws -> [CurlGet] {
+        try await fetch(paths.map { ($0, []) })
+    }
+
     /// Closes the disk cache; stops the origin unless it goes on to another harness.
     func stop(keepingOrigin: Bool = false) {
         disk?.close()

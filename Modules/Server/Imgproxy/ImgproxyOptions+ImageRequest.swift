@@ -5,17 +5,39 @@ import OspreyProcessing
 extension ImgproxyOptions {
     /// The pipeline request these options ask for, of `source`. A side of 0 is free: it
     /// follows from the other (`PixelSize`'s rule too); `auto` fills when both sides are given.
+    /// The box is the rotated result's, as imgproxy reads it, so a quarter turn decodes into
+    /// the box turned and with its gravity turned back. After the resize come the blur, the
+    /// turn, the padding (scaled by `dpr`) and the background, in imgproxy's order.
     /// The processed image is not kept in memory: the service keeps the encoded answer, and
     /// memory is left for the source's reduction, which serves every other size.
     func imageRequest(source: URL) -> ImageRequest {
-        let (width, height) = (Int((Double(width) * dpr).rounded()), Int((Double(height) * dpr).rounded()))
+        let scaled = { (side: Int) in Int((Double(side) * dpr).rounded()) }
+        let turned = rotation == 90 || rotation == 270
+        let (width, height) = turned ? (scaled(height), scaled(width)) : (scaled(width), scaled(height))
         let size: PixelSize? = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
         let fills = resizingType != .fit && width > 0 && height > 0
         var processors: [any ImageProcessing] = []
         if let sigma = blur { processors.append(.blur(radius: max(1, Int(sigma.rounded())))) }
+        if rotation != 0 { processors.append(.rotate(quarterTurns: rotation / 90)) }
+        if let padding {
+            let sides = padding.map(scaled)
+            processors.append(.padding(top: sides[0], right: sides[1], bottom: sides[2], left: sides[3], color: background))
+        }
+        if let background { processors.append(.background(background)) }
         var request = ImageRequest(url: source, targetSize: size, contentMode: fills ? .fill : .fit, processors: processors)
-        request.gravity = gravity
+        request.gravity = Self.turnedBack(gravity, degrees: rotation)
         request.options.insert(.disableMemoryCacheWrites)
         return request
+    }
+
+    /// The gravity in the unturned image that lands at `gravity` after a clockwise turn.
+    static func turnedBack(_ gravity: CropGravity, degrees: Int) -> CropGravity {
+        guard case .point(let x, let y) = gravity else { return gravity }
+        return switch degrees {
+        case 90: .point(x: y, y: 1 - x)
+        case 180: .point(x: 1 - x, y: 1 - y)
+        case 270: .point(x: 1 - y, y: x)
+        default: gravity
+        }
     }
 }

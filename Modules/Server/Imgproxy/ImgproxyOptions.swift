@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyProcessing
 
 /// The processing options of an imgproxy URL that Osprey carries out.
 package struct ImgproxyOptions: Hashable, Sendable {
@@ -29,6 +30,12 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var filename: String?
     /// `Content-Disposition: attachment` rather than `inline`.
     package var returnsAttachment = false
+    /// Clockwise, 0, 90, 180 or 270 degrees.
+    package var rotation = 0
+    /// Top, right, bottom and left, in pixels before `dpr`; `nil` for none.
+    package var padding: [Int]?
+    /// What transparent parts and the padding are filled with; `nil` keeps transparency.
+    package var background: RGBAColor?
 
     package init() {}
 
@@ -56,6 +63,13 @@ package struct ImgproxyOptions: Hashable, Sendable {
             filename = decoded.isEmpty ? nil : decoded
         case "att", "return_attachment":
             returnsAttachment = try Self.bool(try Self.single(args, name))
+        case "rot", "rotate":
+            guard let degrees = Int(try Self.single(args, name)), degrees % 90 == 0 else { throw .malformed("rotate takes a multiple of 90") }
+            rotation = (degrees % 360 + 360) % 360
+        case "pd", "padding":
+            padding = try Self.padding(args)
+        case "bg", "background":
+            background = try Self.background(args)
         case "rs", "resize":
             if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
             try applySize(Array(args.dropFirst()), option: name)
@@ -133,6 +147,38 @@ package struct ImgproxyOptions: Hashable, Sendable {
                 throw .unsupported("gravity \(args.joined(separator: ":"))")
             }
             return .point(x: x, y: y)
+        }
+    }
+
+    /// CSS's order: top, right, bottom, left; a side not given takes the one across (right
+    /// and bottom the top, left the right). All 0 is no padding.
+    static func padding(_ args: [String]) throws(ImgproxyError) -> [Int]? {
+        guard (1...4).contains(args.count), args.contains(where: { !$0.isEmpty }) else { throw .malformed("padding takes 1 to 4 sides") }
+        var sides: [Int?] = []
+        for arg in args {
+            guard arg.isEmpty || Int(arg).map({ (0...16384).contains($0) }) == true else { throw .malformed("padding: sides are 0…16384") }
+            sides.append(Int(arg))
+        }
+        sides += Array(repeating: nil, count: 4 - sides.count)
+        let top = sides[0] ?? 0, right = sides[1] ?? top
+        let padding = [top, right, sides[2] ?? top, sides[3] ?? right]
+        return padding.allSatisfy { $0 == 0 } ? nil : padding
+    }
+
+    /// `R:G:B` (0…255 each) or a hex colour; no argument clears it.
+    static func background(_ args: [String]) throws(ImgproxyError) -> RGBAColor? {
+        switch args.count {
+        case 0: return nil
+        case 1 where args[0].isEmpty: return nil
+        case 1:
+            guard args[0].count == 6, let color = RGBAColor(hex: args[0]) else { throw .malformed("background: a hex colour is 6 digits") }
+            return color
+        case 3:
+            let channels = args.compactMap { UInt8($0) }
+            guard channels.count == 3 else { throw .malformed("background: R, G and B are 0…255") }
+            return RGBAColor(red: channels[0], green: channels[1], blue: channels[2])
+        default:
+            throw .malformed("background takes R:G:B or a hex colour")
         }
     }
 

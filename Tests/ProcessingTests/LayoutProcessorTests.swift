@@ -1,0 +1,44 @@
+import Foundation
+import OspreyDomain
+import OspreyProcessing
+import Testing
+
+/// The processors imgproxy's `rotate`, `padding` and `background` run on.
+@Suite("Rotate, padding and background")
+struct LayoutProcessorTests {
+    /// 3×2: red, green, blue on the top row; white, black, grey below.
+    static let corners = Pixels.rgb(3, 2) { x, y in
+        [[[255, 0, 0], [0, 255, 0], [0, 0, 255]], [[255, 255, 255], [0, 0, 0], [128, 128, 128]]][y][x]
+    }
+
+    @Test func quarterTurnsAreClockwise() throws {
+        let right = try ImageProcessors.Rotate(quarterTurns: 1).process(Self.corners)
+        #expect(right.size == PixelSize(width: 2, height: 3))
+        #expect(Pixels.at(right, 1, 0) == [255, 0, 0] && Pixels.at(right, 0, 0) == [255, 255, 255], "the top row is now the right column")
+        #expect(Pixels.at(right, 1, 2) == [0, 0, 255])
+        let half = try ImageProcessors.Rotate(quarterTurns: 2).process(Self.corners)
+        #expect(Pixels.at(half, 2, 1) == [255, 0, 0] && Pixels.at(half, 0, 0) == [128, 128, 128])
+        let left = try ImageProcessors.Rotate(quarterTurns: -1).process(Self.corners)
+        #expect(left.size == PixelSize(width: 2, height: 3) && Pixels.at(left, 0, 2) == [255, 0, 0], "−90° is 270°")
+        #expect(ImageProcessors.Rotate(quarterTurns: 5).identifier == "rotate(90)")
+        #expect(try ImageProcessors.Rotate(quarterTurns: 4).process(Self.corners) == Self.corners)
+    }
+
+    @Test func paddingGrowsTheImageInItsColourOrTransparent() throws {
+        let teal = RGBAColor(red: 0, green: 128, blue: 128)
+        let padded = try ImageProcessors.Padding(top: 1, right: 2, bottom: 3, left: 4, color: teal).process(Self.corners)
+        #expect(padded.size == PixelSize(width: 9, height: 6) && padded.pixelFormat == .rgb8, "an opaque colour keeps RGB")
+        #expect(Pixels.at(padded, 0, 0) == [0, 128, 128] && Pixels.at(padded, 8, 5) == [0, 128, 128])
+        #expect(Pixels.at(padded, 4, 1) == [255, 0, 0] && Pixels.at(padded, 6, 2) == [128, 128, 128], "the image at (left, top)")
+        let clear = try ImageProcessors.Padding(top: 2, right: 2, bottom: 2, left: 2).process(Self.corners)
+        #expect(clear.pixelFormat == .rgba8 && Pixels.alpha(clear, 0, 0) == 0 && Pixels.alpha(clear, 2, 2) == 255)
+        #expect(throws: ImageProcessingError.self) { try ImageProcessors.Padding(top: -1, right: 0, bottom: 0, left: 0).process(Self.corners) }
+    }
+
+    @Test func backgroundFlattensAlphaOntoTheColour() throws {
+        let half = Pixels.solid(2, 2, [255, 0, 0, 128])
+        let flat = try ImageProcessors.Background(color: RGBAColor(red: 0, green: 0, blue: 255)).process(half)
+        #expect(flat.pixelFormat == .rgb8 && Pixels.at(flat, 1, 1) == [128, 0, 127])
+        #expect(try ImageProcessors.Background(color: RGBAColor(red: 1, green: 2, blue: 3)).process(Self.corners) == Self.corners)
+    }
+}
