@@ -84,7 +84,7 @@ struct ServerProcessTests {
             Spec(url: photo, key: Self.oldKey, salt: Self.oldSalt, width: 64, height: 64, extension_: "jpg"),
             Spec(url: photo, key: "00112233", salt: Self.salt, width: 64, height: 64),
             Spec(url: photo, key: nil, salt: nil, width: 64, height: 64),
-            Spec(url: photo, width: 64, height: 64, advanced: ["pd:10"]),
+            Spec(url: photo, width: 64, height: 64, advanced: ["t:10"]),
             Spec(url: photo, resizingType: "fill", width: 64, height: 64, enlarge: true),
             Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "sm", extension_: "png"),
             Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "we", extension_: "png"),
@@ -105,8 +105,8 @@ struct ServerProcessTests {
         #expect(try server.get(paths[3]).status == 200, "the key before a rotation still signs")
         #expect(try server.get(paths[4]).status == 403, "a wrong key")
         #expect(try server.get(paths[5]).status == 403, "unsigned, and the server was not started to allow it")
-        let padding = try server.get(paths[6])
-        #expect(padding.status == 400 && String(decoding: padding.body, as: UTF8.self).contains("pd"))
+        let trim = try server.get(paths[6])
+        #expect(trim.status == 400 && String(decoding: trim.body, as: UTF8.self).contains("option t"), "an option not served yet")
         #expect(try server.get(paths[7]).status == 400, "enlarging is not done")
         let crops = try (8...11).map { try server.get(paths[$0]) }
         #expect(crops.allSatisfy { $0.status == 200 }, "smart, side and focal-point gravities")
