@@ -85,3 +85,13 @@ extension ImageProcessing where Self == ImageProcessors.Background {
     /// ``ImageProcessors/Background`` of `color`.
     public static func background(_ color: RGBAColor) -> Self { ImageProcessors.Background(color: color) }
 }
+
+extension ImageProcessing where Self == ImageProcessors.Sharpen {
+    /// ``ImageProcessors/Sharpen`` with a blur of `radius` pixels.
+    public static func sharpen(radius: Int) -> Self { ImageProcessors.Sharpen(radius: radius) }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Pixelate {
+    /// ``ImageProcessors/Pixelate`` in squares of `size` pixels.
+    public static func pixelate(size: Int) -> Self { ImageProcessors.Pixelate(size: size) }
+}

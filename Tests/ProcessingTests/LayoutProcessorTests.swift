@@ -42,3 +42,27 @@ struct LayoutProcessorTests {
         #expect(try ImageProcessors.Background(color: RGBAColor(red: 1, green: 2, blue: 3)).process(Self.corners) == Self.corners)
     }
 }
+
+/// The processors imgproxy's `sharpen` and `pixelate` run on.
+@Suite("Sharpen and pixelate")
+struct SharpenAndPixelateTests {
+    /// A dark left half and a light right half: one vertical edge.
+    static let edge = Pixels.rgb(8, 4) { x, _ in x < 4 ? [60, 60, 60] : [200, 200, 200] }
+
+    @Test func sharpeningRaisesTheContrastAtAnEdgeAndLeavesFlatAreas() throws {
+        let sharp = try ImageProcessors.Sharpen(radius: 2).process(Self.edge)
+        #expect(Pixels.at(sharp, 3, 1)[0] < 60 && Pixels.at(sharp, 4, 1)[0] > 200, "each side of the edge moves away from the other")
+        let flat = Pixels.rgb(5, 5) { _, _ in [90, 120, 150] }
+        #expect(try ImageProcessors.Sharpen(radius: 3).process(flat) == flat)
+        let clear = try ImageProcessors.Sharpen(radius: 2).process(Pixels.solid(4, 4, [10, 20, 30, 77]))
+        #expect(Pixels.alpha(clear, 2, 2) == 77, "alpha is kept")
+    }
+
+    @Test func pixelationFillsEachSquareWithItsAverage() throws {
+        let squares = try ImageProcessors.Pixelate(size: 3).process(Self.edge)
+        #expect(Pixels.at(squares, 0, 0) == [60, 60, 60] && Pixels.at(squares, 2, 2) == [60, 60, 60])
+        #expect(Pixels.at(squares, 3, 0) == [153, 153, 153] && Pixels.at(squares, 5, 2) == [153, 153, 153], "(60 + 2 × 200) / 3")
+        #expect(Pixels.at(squares, 6, 3) == [200, 200, 200], "a square cut short at the edge")
+        #expect(try ImageProcessors.Pixelate(size: 1).process(Self.edge) == Self.edge)
+    }
+}

@@ -6,8 +6,9 @@ extension ImgproxyOptions {
     /// The pipeline request these options ask for, of `source`. A side of 0 is free: it
     /// follows from the other (`PixelSize`'s rule too); `auto` fills when both sides are given.
     /// The box is the rotated result's, as imgproxy reads it, so a quarter turn decodes into
-    /// the box turned and with its gravity turned back. After the resize come the blur, the
-    /// turn, the padding (scaled by `dpr`) and the background, in imgproxy's order.
+    /// the box turned and with its gravity turned back. After the resize come the turn, the
+    /// blur, sharpening and pixelation, the padding (scaled by `dpr`) and the background, in
+    /// imgproxy's order.
     /// The processed image is not kept in memory: the service keeps the encoded answer, and
     /// memory is left for the source's reduction, which serves every other size.
     func imageRequest(source: URL) -> ImageRequest {
@@ -16,9 +17,13 @@ extension ImgproxyOptions {
         let (width, height) = turned ? (scaled(height), scaled(width)) : (scaled(width), scaled(height))
         let size: PixelSize? = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
         let fills = resizingType != .fit && width > 0 && height > 0
+        // The blur's radius is twice its sigma.
+        let radius = { (sigma: Double) in max(1, Int((2 * sigma).rounded())) }
         var processors: [any ImageProcessing] = []
-        if let sigma = blur { processors.append(.blur(radius: max(1, Int(sigma.rounded())))) }
         if rotation != 0 { processors.append(.rotate(quarterTurns: rotation / 90)) }
+        if let blur { processors.append(.blur(radius: radius(blur))) }
+        if let sharpen { processors.append(.sharpen(radius: radius(sharpen))) }
+        if let pixelate { processors.append(.pixelate(size: scaled(pixelate))) }
         if let padding {
             let sides = padding.map(scaled)
             processors.append(.padding(top: sides[0], right: sides[1], bottom: sides[2], left: sides[3], color: background))
@@ -26,6 +31,7 @@ extension ImgproxyOptions {
         if let background { processors.append(.background(background)) }
         var request = ImageRequest(url: source, targetSize: size, contentMode: fills ? .fill : .fit, processors: processors)
         request.gravity = Self.turnedBack(gravity, degrees: rotation)
+        request.colorHandling = keepsColorProfile ? .preserve : .convertToSRGB
         request.options.insert(.disableMemoryCacheWrites)
         return request
     }

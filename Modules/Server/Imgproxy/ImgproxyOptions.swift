@@ -36,6 +36,16 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var padding: [Int]?
     /// What transparent parts and the padding are filled with; `nil` keeps transparency.
     package var background: RGBAColor?
+    /// Unsharp mask sigma; `nil` for none.
+    package var sharpen: Double?
+    /// The side of pixelation's squares, in pixels; `nil` for none.
+    package var pixelate: Int?
+    /// The quality per format when `quality` is not given.
+    package var formatQuality: [ImageFormat: Int] = [:]
+    /// Lower the quality until the answer is this many bytes or fewer; `nil` for no bound.
+    package var maxBytes: Int?
+    /// Keep the source's colour profile (`scp:0`) instead of converting to sRGB.
+    package var keepsColorProfile = false
 
     package init() {}
 
@@ -70,6 +80,28 @@ package struct ImgproxyOptions: Hashable, Sendable {
             padding = try Self.padding(args)
         case "bg", "background":
             background = try Self.background(args)
+        case "sh", "sharpen":
+            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("sharpen must be 0…100") }
+            sharpen = sigma > 0 ? sigma : nil
+        case "pix", "pixelate":
+            guard let side = Int(try Self.single(args, name)), (0...16384).contains(side) else { throw .malformed("pixelate must be 0…16384") }
+            pixelate = side > 1 ? side : nil
+        case "fq", "format_quality":
+            guard !args.isEmpty, args.count % 2 == 0 else { throw .malformed("format_quality takes format and quality pairs") }
+            for pair in stride(from: 0, to: args.count, by: 2) {
+                guard let q = Int(args[pair + 1]), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
+                formatQuality[try Self.format(args[pair])] = q == 0 ? nil : q
+            }
+        case "mb", "max_bytes":
+            guard let bytes = Int(try Self.single(args, name)), bytes >= 0 else { throw .malformed("max_bytes must be 0 or more") }
+            maxBytes = bytes > 0 ? bytes : nil
+        case "sm", "strip_metadata":
+            // Answers never carry EXIF or XMP: stripping is all Osprey does.
+            guard try Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping metadata (sm:0)") }
+        case "kcr", "keep_copyright":
+            guard try !Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping copyright metadata (kcr:1)") }
+        case "scp", "strip_color_profile":
+            keepsColorProfile = try !Self.bool(try Self.single(args, name))
         case "rs", "resize":
             if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
             try applySize(Array(args.dropFirst()), option: name)

@@ -93,9 +93,13 @@ public final class ImageService: Sendable {
     func answerKey(for request: ImageRequest, options: ImgproxyOptions, offers: [ImageFormat]) -> CacheKey {
         let image = pipeline.keys(for: request).image
         let format = options.format?.rawValue ?? "auto(" + offers.map(\.rawValue).joined(separator: ",") + ")"
-        let quality = options.quality ?? configuration.defaultQuality
+        var quality = "q=\(options.quality ?? configuration.defaultQuality)"
+        if options.quality == nil, !options.formatQuality.isEmpty {
+            quality += ",fq=" + options.formatQuality.map { "\($0.key.rawValue):\($0.value)" }.sorted().joined(separator: ":")
+        }
+        let bound = options.maxBytes.map { ",mb=\($0)" } ?? ""
         let buster = options.cacheBuster.map { ",cb=\($0)" } ?? ""
-        let variant = [image.variant, "answer=\(format),q=\(quality)\(buster)"].filter { !$0.isEmpty }.joined(separator: ";")
+        let variant = [image.variant, "answer=\(format),\(quality)\(bound)\(buster)"].filter { !$0.isEmpty }.joined(separator: ";")
         return CacheKey(source: image.source, variant: variant)
     }
 
@@ -107,8 +111,8 @@ public final class ImageService: Sendable {
         let image = response.image
         let format = options.format ?? negotiation.format(offers: offers, hasAlpha: image.pixelFormat.hasAlpha,
                                                           isAnimated: image.animation != nil)
-        let quality = Double(options.quality ?? configuration.defaultQuality) / 100
-        let bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: quality))
+        let quality = options.quality ?? options.formatQuality[format] ?? configuration.defaultQuality
+        let bytes = try Self.encode(image, as: format, quality: quality, maxBytes: options.maxBytes, by: encoder)
         let source = response.source
         let tag: EntityTag = if let source, source.etag != nil || source.lastModified != nil {
             EntityTag(digesting: [key.stringValue, format.rawValue, source.etag ?? "", source.lastModified ?? ""], isWeak: true)
@@ -116,6 +120,20 @@ public final class ImageService: Sendable {
             EntityTag(digesting: [key.stringValue, format.rawValue, Answers.fingerprint(bytes)], isWeak: false)
         }
         return EncodedAnswer(bytes: bytes, format: format, tag: tag, freshUntil: source?.freshUntil)
+    }
+
+    /// `image` in `format` at `quality`; with `maxBytes`, for the lossy formats, encoded again
+    /// at a lower quality until it fits or the quality reaches 10, as imgproxy's `max_bytes`:
+    /// the further over, the larger the step down.
+    static func encode(_ image: Image, as format: ImageFormat, quality: Int, maxBytes: Int?,
+                       by encoder: any ImageEncoding) throws -> Data {
+        var quality = quality
+        while true {
+            let bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: Double(quality) / 100))
+            guard let maxBytes, bytes.count > maxBytes, quality > 10, [.jpeg, .webp, .avif].contains(format) else { return bytes }
+            let over = Double(bytes.count) / Double(maxBytes)
+            quality = max(10, Int(Double(quality) * (over > 3 ? 0.25 : over > 1.5 ? 0.5 : 0.75)))
+        }
     }
 
     /// `answer` with its validators, or a `304` when the client holds it already;
