@@ -45,12 +45,12 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 
 build: setup ## Build the tools in release mode (Swift's runtime linked in); the CLI lands at .build/release/osprey
 	$(RELEASE_BUILD) --product osprey
-	$(RELEASE_BUILD) --product osprey-demo
 	$(RELEASE_BUILD) --product osprey-server
 
-# The browser test drives headless Chromium (Debian's chromium), and the colour tests compare
-# with libvips (libvips-tools); only the tests need them.
-test: APT_PACKAGES += chromium libvips-tools
+# The browser test drives headless Chromium (Debian's chromium) over the demo's gallery (its
+# photographs from lomiri-wallpapers-16.04), and the colour tests compare with libvips
+# (libvips-tools); only the tests and the demo need them.
+test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04
 test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
 	$(RELEASE_BUILD) --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
@@ -61,14 +61,23 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
-	@# The soak and the demo fleet (three instances sharing Redis) run after the suite: their
+	@# The soak and the server fleet (three instances sharing Redis) run after the suite: their
 	@# load on both cores would starve the suite's time bounds. Neither has a time bound itself.
 	OSPREY_SOAK=1 OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter 'SoakTests|Fleet'
 
 
-demo: setup ## Build and start the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
-	$(RELEASE_BUILD) --product osprey-demo
-	.build/release/osprey-demo --host 127.0.0.1 --port $(DEMO_PORT)
+# The demo: osprey-server with its gallery of photographs from Debian's lomiri-wallpapers-16.04
+# (and files made from them with libvips, Demo/make_samples.sh), signed with a demo key pair.
+DEMO_SAMPLES ?= .build/demo-samples
+DEMO_KEY := 943b421c9eb07c83
+DEMO_SALT := 520f986b998545b4
+
+demo: APT_PACKAGES += lomiri-wallpapers-16.04 libvips-tools
+demo: setup ## Build osprey-server and serve the demo gallery on http://127.0.0.1:8080/ (Ctrl-C stops it)
+	$(RELEASE_BUILD) --product osprey-server
+	[ -f $(DEMO_SAMPLES)/SOURCES.tsv ] || Demo/make_samples.sh $(DEMO_SAMPLES)
+	.build/release/osprey-server --host 127.0.0.1 --port $(DEMO_PORT) --key $(DEMO_KEY) --salt $(DEMO_SALT) \
+		--gallery $(DEMO_SAMPLES) --cache-dir .build/demo-cache
 
 # The suite under the sanitizers, each in its own build folder so the normal build stays.
 # Hang guards and child processes' memory bounds widen under them (Tests/OspreyTesting/Support/
@@ -137,8 +146,7 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 		$(BENCH_WORK)/thumbor-venv/bin/pip install --quiet thumbor; }
 	$(BENCH_WORK)/thumbor-venv/bin/python -c 'import pyvips' 2>/dev/null || $(BENCH_WORK)/thumbor-venv/bin/pip install --quiet pyvips
 	python3 Benchmarks/Scripts/compare_server.py .build/release/osprey-server $(BENCH_WORK)/thumbor-venv/bin/thumbor $(BENCH_WORK)/server 20
-	$(RELEASE_BUILD) --product osprey-demo
-	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-demo $(BENCH_WORK)/fleet
+	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-server $(BENCH_WORK)/fleet
 
 clean: ## Remove build output
 	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build Benchmarks/.build-static Examples/QuickStart/.build

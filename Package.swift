@@ -39,7 +39,6 @@ let package = Package(
         .library(name: "Osprey", targets: ["Osprey"]),
         .library(name: "OspreyServer", targets: ["OspreyServer"]),
         .executable(name: "osprey", targets: ["osprey"]),
-        .executable(name: "osprey-demo", targets: ["osprey-demo"]),
         .executable(name: "osprey-server", targets: ["osprey-server"]),
     ],
     dependencies: [
@@ -195,13 +194,6 @@ let package = Package(
         ),
 
         .executableTarget(
-            name: "osprey-demo",
-            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser],
-            path: "Apps/osprey-demo",
-            swiftSettings: swiftSettings
-        ),
-
-        .executableTarget(
             name: "osprey-server",
             dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser, logging,
                            .product(name: "Metrics", package: "swift-metrics"),
@@ -285,7 +277,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["osprey-demo", "osprey", "OspreyCodec", "OspreyTesting"],
+            dependencies: ["osprey-server", "osprey", "OspreyCodec", "OspreyTesting"],
             path: "Tests/DemoTests",
             swiftSettings: swiftSettings
         ),

@@ -45,6 +45,8 @@ struct ServerCommand: AsyncParsableCommand {
     var preset: [String] = []
     @Option(help: "A file of presets, one NAME=OPTIONS a line (# starts a comment).") var presetsFile: String?
     @Flag(help: "URLs name presets only: /{signature}/{preset:preset…}/{source}.") var onlyPresets = false
+    @Option(help: "Serve the demo: a page of this folder's images at /, the folder itself at /origin/ (which becomes an allowed source).")
+    var gallery: String?
 
     /// The caches' defaults: the memory cache holds photos' reduced decodes (answers are kept
     /// apart, `ImageService.Configuration.answerMemoryLimit`).
@@ -65,7 +67,8 @@ struct ServerCommand: AsyncParsableCommand {
         let opened: [(Bool, IPAddress.Category)] = [(Setting.flag(allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES"), .loopback),
                                                     (Setting.flag(allowPrivateSources, "ALLOW_PRIVATE_SOURCES"), .private),
                                                     (Setting.flag(allowLinkLocalSources, "ALLOW_LINK_LOCAL_SOURCES"), .linkLocal)]
-        let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN"),
+        let gallery = try Setting.value(gallery, "GALLERY").map { try Gallery(folder: URL(fileURLWithPath: $0), host: host, port: port, keys: keys) }
+        let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN") + (gallery.map { [$0.originPrefix] } ?? []),
                                   allowing: Set(opened.filter(\.0).map(\.1)))
         guard !keys.pairs.isEmpty || allowUnsigned else {
             throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
@@ -100,12 +103,16 @@ struct ServerCommand: AsyncParsableCommand {
         let router = Router(context: BasicRequestContext.self)
         router.get("/health") { _, _ in "ok\n" }
         router.get("/metrics") { _, _ in metrics.response() }
+        gallery?.addRoutes(to: router)
         router.group()
             .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
             .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: try Setting.value(maxQueue, "MAX_QUEUE") ?? 64))
             .addImageRoutes(service)
         let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)),
-                              onServerRunning: { _ in print("osprey-server: listening on http://\(host):\(port)/") })
+                              onServerRunning: { _ in
+            // Unbuffered, so whoever reads the log (a supervisor, a test) sees it at once.
+            FileHandle.standardOutput.write(Data("osprey-server: listening on http://\(host):\(port)/\n".utf8))
+        })
         try await app.runService()
         parts.disk?.close()
         print("osprey-server: stopped")

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""A fleet of three osprey-demo instances (release build) sharing one redis-server, behind one
-origin on loopback that serves 50 distinct 1600x1200 JPEGs and counts what it serves.
+"""A fleet of three osprey-server instances (release build) sharing one redis-server, behind
+one origin on loopback that serves 50 distinct 1600x1200 JPEGs and counts what it serves.
 
-The 50 thumbnails (200x200 fill) are loaded through instance A, then B, then C; the same is
-done by a second fleet without the shared tier. Reports the origin's downloads and, for each
-instance, the median and 90th-percentile latency per tier reported in X-Osprey-Tier.
+The 50 thumbnails (200x200 fill, unsigned imgproxy URLs) are loaded through instance A, then
+B, then C; the same is done by a second fleet without the shared tier. Reports the origin's
+downloads and, for each instance, the median and 90th-percentile latency per tier reported
+in Server-Timing.
 
-usage: fleet.py OSPREY_DEMO_BINARY WORK_DIR
+usage: fleet.py OSPREY_SERVER_BINARY WORK_DIR
 """
-import http.server, json, os, shutil, socket, statistics, subprocess, sys, threading, time, urllib.parse, urllib.request
+import http.server, json, os, shutil, socket, statistics, subprocess, sys, threading, time, urllib.request
 
-demo_binary, work = sys.argv[1], sys.argv[2]
+server_binary, work = sys.argv[1], sys.argv[2]
 COUNT, W, H = 50, 1600, 1200
 photos = os.path.join(work, "photos")
 os.makedirs(photos, exist_ok=True)
@@ -78,11 +79,11 @@ def instance(origin_base, redis_url):
     port = free_port()
     cache = os.path.join(work, f"cache-{port}")
     shutil.rmtree(cache, ignore_errors=True)
-    argv = [demo_binary, "--port", str(port), "--cache-dir", cache, "--upstream", origin_base]
+    argv = [server_binary, "--port", str(port), "--cache-dir", cache, "--allow-unsigned", "--allow-origin", origin_base + "/origin/"]
     if redis_url:
         argv += ["--shared-cache", redis_url]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(f"http://127.0.0.1:{port}/stats.json")
+    wait_for(f"http://127.0.0.1:{port}/health")
     return process, port
 
 
@@ -90,11 +91,11 @@ def load_all(port, origin_base):
     """(tier, milliseconds) for each photo's thumbnail through the instance on `port`."""
     out = []
     for name in sorted(os.listdir(photos)):
-        url = urllib.parse.quote(f"{origin_base}/origin/{name}", safe="")
         started = time.perf_counter()
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/thumb?url={url}&w=200&h=200&mode=fill", timeout=60) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/insecure/rs:fill:200:200/plain/{origin_base}/origin/{name}@jpg",
+                                    timeout=60) as r:
             r.read()
-            tier = r.headers.get("X-Osprey-Tier", "none")
+            tier = r.headers.get("Server-Timing", "none").split(";")[0]
         out.append((tier, (time.perf_counter() - started) * 1000))
     return out
 

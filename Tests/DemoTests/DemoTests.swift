@@ -3,63 +3,79 @@ import OspreyCodec
 import OspreyTesting
 import Testing
 
+/// The demo as `make demo` serves it: `osprey-server --gallery` over the photographs
+/// `Demo/make_samples.sh` takes from Debian's lomiri-wallpapers-16.04 (installed by `make test`)
+/// and the files it makes from them.
 @Suite("Demo gallery", .serialized)
 struct DemoTests {
-    @Test func thumbServesProcessedImagesWithValidatorsAndRefusesOtherOrigins() throws {
-        let demo = try ServerProcess.start()
-        defer { #expect(demo.stop() == 0) }
-        let image = demo.base + "/origin/photo-3.jpg"
-        let query = "url=\(image.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=120&h=90&mode=fill"
-        let first = try demo.get("/thumb?" + query)
-        #expect(first.status == 200)
-        #expect(first.headers.contains("content-type: image/jpeg") && first.headers.contains("cache-control: public, max-age=86400"))
-        #expect(first.headers.contains("x-osprey-tier: network"))
-        #expect(first.body.starts(with: [0xFF, 0xD8]), "a JPEG")
-        let etag = try #require(first.headers.split(separator: "\r\n").first { $0.hasPrefix("etag:") }).dropFirst(6)
-        let second = try demo.get("/thumb?" + query, headers: ["If-None-Match: \(etag)"])
-        #expect(second.status == 304 && second.headers.contains("x-osprey-tier: memory"))
-        let sticker = try demo.get("/thumb?url=\((demo.base + "/origin/sticker-1.png").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=64&h=64&mode=fit")
-        #expect(sticker.status == 200 && sticker.headers.contains("content-type: image/png"), "alpha stays PNG")
+    static let key = "943b421c9eb07c83", salt = "520f986b998545b4"
+    static let root = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-        for refused in ["http://example.com/a.jpg", "http://10.0.0.7/a.jpg", "http://169.254.169.254/latest/meta-data",
-                        "http://127.0.0.1:1/origin/photo-3.jpg", "http://localhost:\(demo.port)/origin/photo-3.jpg",
-                        "https://127.0.0.1:\(demo.port)/origin/photo-3.jpg", "file:///etc/passwd"] {
-            let response = try demo.get("/thumb?url=\(refused.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&w=10&h=10")
-            #expect(response.status == 403, "\(refused) refused")
-        }
-        #expect(try demo.get("/thumb?" + query.replacingOccurrences(of: "w=120", with: "w=0")).status == 400)
-        let missing = (demo.base + "/origin/missing.jpg").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        #expect(try demo.get("/thumb?url=\(missing)&w=10&h=10").status == 502, "the origin's 404 is a bad gateway")
+    /// The samples, made once for the suite.
+    static let samples: Result<URL, any Error> = Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-samples-\(UUID().uuidString)")
+        let script = Process()
+        script.executableURL = root.appendingPathComponent("Demo/make_samples.sh")
+        script.arguments = [folder.path]
+        let text = try output(of: script)
+        guard script.terminationStatus == 0 else { throw CurlGetError.failed("make_samples.sh: \(text)") }
+        return folder
     }
 
-    @Test func aBrowserLoadsEveryImageAndAReloadReportsCachedTiers() throws {
-        let demo = try ServerProcess.start()
+    /// osprey-server with the gallery, as `make demo` starts it (on a free port).
+    static func demo() throws -> ServerProcess {
+        try ServerProcess.start(arguments: ["--key", key, "--salt", salt, "--gallery", try samples.get().path])
+    }
+
+    @Test func aBrowserShowsEveryPhotographAndAReloadIsAnsweredFromKeptAnswers() throws {
+        let demo = try Self.demo()
         defer { #expect(demo.stop() == 0) }
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                     "Chromium is missing: `make test` installs Debian's chromium")
         // .build/demo-gallery.png, beside the build folders.
-        let screenshot = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("demo-gallery.png")
-        let first = try Self.browse(chromium, demo.base + "/", profile: demo.folder.appendingPathComponent("profile"))
+        let screenshot = Self.root.appendingPathComponent(".build/demo-gallery.png")
+        let profile = demo.folder.appendingPathComponent("profile")
+        let first = try Self.browse(chromium, demo.base + "/", profile: profile)
         let (total, loaded) = (Self.attribute("data-total", in: first), Self.attribute("data-loaded", in: first))
-        #expect(Self.attribute("data-ready", in: first) == "yes", "the page's load event ran")
-        #expect(total != nil && total == loaded, "every image loaded: \(loaded ?? "?") of \(total ?? "?")")
-        #expect((Int(total ?? "0") ?? 0) >= 11, "ten thumbnails and the card")
-        #expect(first.contains("data-tier=\"network\""), "the first visit downloads")
-        #expect(first.contains("id=\"card\""))
-        let reload = try Self.browse(chromium, demo.base + "/", profile: demo.folder.appendingPathComponent("profile"), screenshot: screenshot)
-        let tiers = Self.tiers(in: reload)
-        #expect(!tiers.isEmpty && tiers.allSatisfy { $0 == "memory" || $0 == "disk" }, "a reload comes from the caches: \(tiers)")
-        #expect(Self.attribute("data-total", in: reload) == Self.attribute("data-loaded", in: reload))
+        #expect(Self.attribute("data-ready", in: first) == "yes", "the page's script ran to its end")
+        #expect(total == "12" && loaded == total, "every tile loaded: \(loaded ?? "?") of \(total ?? "?")")
+        #expect(Self.values("data-tier", in: first) == Array(repeating: "network", count: 12), "the first visit fetches every source")
+        #expect(Set(Self.values("data-format", in: first)) == ["image/webp"], "Chromium accepts WebP")
+        for kind in ["AVIF", "HEIC", "GIF", "→ sRGB", "6 frames", "CC BY 4.0"] { #expect(first.contains(kind), "\(kind) shown") }
+        let reload = try Self.browse(chromium, demo.base + "/", profile: profile, screenshot: screenshot)
+        let tiers = Self.values("data-tier", in: reload)
+        #expect(tiers.count == 12 && tiers.allSatisfy { $0 == "answer-memory" }, "a reload is answered as kept: \(tiers)")
+        #expect(Self.values("data-failed", in: reload).isEmpty)
         let png = try Data(contentsOf: screenshot)
-        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "screenshot saved at \(screenshot.path)")
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 100_000, "screenshot saved at \(screenshot.path)")
+    }
+
+    @Test func theSampleOriginServesItsSamplesAndTheThumbnailsAreSigned() throws {
+        let demo = try Self.demo()
+        defer { #expect(demo.stop() == 0) }
+        let page = String(decoding: try demo.get("/").body, as: UTF8.self)
+        let path = try #require(page.components(separatedBy: "data-src=\"").dropFirst().first?.prefix { $0 != "\"" })
+        let thumbnail = try demo.get(String(path), headers: ["Accept: image/avif,image/webp,*/*"])
+        #expect(thumbnail.status == 200 && thumbnail.headers.contains("content-type: image/webp"))
+        #expect(try ImageCodec().info(.data(thumbnail.body)).width == 320)
+        let unsigned = String(path).replacingOccurrences(of: #"^/[^/]+/"#, with: "/insecure/", options: .regularExpression)
+        #expect(try demo.get(unsigned).status == 403, "the server was started with keys")
+        let original = try demo.get("/origin/bridge.jpg")
+        #expect(original.status == 200 && original.headers.contains("content-type: image/jpeg") && original.body.count > 500_000)
+        for missing in ["/origin/missing.jpg", "/origin/SOURCES.tsv", "/origin/..%2FSOURCES.tsv"] {
+            #expect(try demo.get(missing).status == 404, "\(missing)")
+        }
     }
 
     @Test func sigtermStopsCleanlyAndTheCacheStaysValid() throws {
-        let demo = try ServerProcess.start()
+        let demo = try Self.demo()
         #expect(try demo.get("/").status == 200)
+        let page = String(decoding: try demo.get("/").body, as: UTF8.self)
+        let path = try #require(page.components(separatedBy: "data-src=\"").dropFirst().first?.prefix { $0 != "\"" })
+        #expect(try demo.get(String(path)).status == 200, "something in the cache")
         #expect(demo.stop() == 0)
         let log = try String(contentsOf: demo.log, encoding: .utf8)
-        #expect(log.contains("disk cache index flushed"))
+        #expect(log.contains("osprey-server: stopped"))
         let osprey = Process()
         osprey.executableURL = ServerProcess.buildFolder.appendingPathComponent("osprey")
         osprey.arguments = ["cache", "verify", "--cache-dir", demo.folder.appendingPathComponent("cache").path]
@@ -70,15 +86,14 @@ struct DemoTests {
     }
 
     @Test func theREADMECommandLineExamplesRunAsWritten() throws {
-        let root = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "<!-- cli-examples -->").dropFirst().first?
             .components(separatedBy: "<!-- /cli-examples -->").first, "README marks its CLI examples")
         let script = section.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }.joined()
-        #expect(script.contains("osprey load") && script.contains("osprey fourcut"))
+        #expect(script.contains("osprey load") && script.contains("osprey prefetch"))
         // The examples name the demo at port 8080, as `make demo` serves it; the test's demo
         // listens on a free port, and the examples are pointed there.
-        let demo = try ServerProcess.start()
+        let demo = try Self.demo()
         defer { #expect(demo.stop() == 0) }
         let examples = script.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(demo.port)")
         let work = demo.folder.appendingPathComponent("readme")
@@ -91,28 +106,35 @@ struct DemoTests {
         environment["PATH"] = ServerProcess.buildFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["OSPREY_CACHE_DIR"] = work.appendingPathComponent("cache").path
         shell.environment = environment
-        let output = Pipe()
-        shell.standardOutput = output
-        shell.standardError = output
-        try shell.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let text = try Self.output(of: shell)
         #expect(shell.terminationStatus == 0, "the README's examples failed:\n\(text)")
-        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "spinner-small.webp", "spinner.png", "kept.png", "thumb.avif",
-                     "thumbs/photo_64x64.webp", "thumbs/photo_128x128.webp", "thumbs/spinner_64x64.webp", "thumbs/spinner_128x128.webp"] {
+        for file in ["photo.jpg", "thumb.webp", "urls.txt", "card.png", "osprey.bash", "slideshow-small.webp", "slideshow.png", "kept.png",
+                     "thumb.avif", "thumbs/photo_64x64.webp", "thumbs/photo_128x128.webp", "thumbs/slideshow_64x64.webp",
+                     "thumbs/slideshow_128x128.webp"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) written")
         }
         #expect(text.contains("\"tier\":\"network\"") && text.contains("\"completed\":2"))
-        #expect(text.contains("frames: 12") && text.contains("loops: forever"), "the demo's animated sample")
+        #expect(text.contains("frames: 6"), "the demo's animated sample")
         #expect(text.contains("\"converted\":2") && text.contains("\"outputs\":4"), "one folder of thumbnails, two sizes each")
-        let small = try ImageCodec().info(.file(path: work.appendingPathComponent("spinner-small.webp").path))
-        #expect(small.frameCount == 12 && small.width == 120, "the resized animation keeps its frames")
+        let small = try ImageCodec().info(.file(path: work.appendingPathComponent("slideshow-small.webp").path))
+        #expect(small.frameCount == 6 && small.width == 120, "the resized animation keeps its frames")
+    }
+
+    /// What `process` printed on both of its outputs, once it has exited.
+    static func output(of process: Process) throws -> String {
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
     }
 
     /// The DOM after the page's scripts ran, from headless Chromium; optionally a screenshot.
     static func browse(_ chromium: String, _ url: String, profile: URL, screenshot: URL? = nil) throws -> String {
         var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                         "--user-data-dir=\(profile.path)", "--virtual-time-budget=30000", "--window-size=1280,1800"]
+                         "--user-data-dir=\(profile.path)", "--virtual-time-budget=120000", "--window-size=1100,1400"]
         if let screenshot { arguments += ["--screenshot=\(screenshot.path)"] } else { arguments += ["--dump-dom"] }
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: chromium)
@@ -129,11 +151,10 @@ struct DemoTests {
     }
 
     static func attribute(_ name: String, in dom: String) -> String? {
-        guard let range = dom.range(of: name + "=\"") else { return nil }
-        return String(dom[range.upperBound...].prefix { $0 != "\"" })
+        values(name, in: dom).first
     }
 
-    static func tiers(in dom: String) -> [String] {
-        dom.components(separatedBy: "data-tier=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    static func values(_ name: String, in dom: String) -> [String] {
+        dom.components(separatedBy: " \(name)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
     }
 }

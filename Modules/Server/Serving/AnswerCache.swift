@@ -4,12 +4,15 @@ import OspreyDomain
 
 /// Encoded answers kept so that a repeated URL is neither decoded nor encoded again: in
 /// memory up to a byte limit (least recently used first out), and in the pipeline's disk
-/// cache, where they outlive a restart beside the originals they were made from.
+/// cache, where they outlive a restart beside the originals they were made from (and, when
+/// that cache has a fleet's shared tier, reach the fleet's other servers).
 final class AnswerCache: Sendable {
     /// Which tier held an answer, for `Server-Timing` and the metrics.
     enum Tier: String, Sendable {
         case memory = "answer-memory"
         case disk = "answer-disk"
+        /// The shared tier of a fleet (Redis, behind the disk cache): another server made it.
+        case shared = "answer-shared"
     }
 
     private struct Entry {
@@ -56,7 +59,7 @@ final class AnswerCache: Sendable {
         }
         guard let cached, let answer = EncodedAnswer(cached), !answer.isStale(at: time) else { return nil }
         keepInMemory(answer, for: key)
-        return (answer, .disk)
+        return (answer, cached.tier == .shared ? .shared : .disk)
     }
 
     /// Keeps `answer` in memory and on disk.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A server the package builds (`osprey-server`, `osprey-demo`), started on a free port with
-/// its own folders, asked through curl's command line tool, stopped with SIGTERM.
+/// `osprey-server`, started on a free port with its own folders, asked through curl's command
+/// line tool, stopped with SIGTERM.
 public final class ServerProcess {
     public let port: Int
     public let folder: URL
@@ -10,10 +10,10 @@ public final class ServerProcess {
 
     public static var buildFolder: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
-    /// Starts the demo on `port`, or on a free port: if a port found free is taken before
-    /// the demo binds it (the demo then exits), on another, up to five times.
-    public static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-demo",
-                      readyPath: String = "/stats.json") throws -> ServerProcess {
+    /// Starts the server on `port`, or on a free port: if a port found free is taken before
+    /// the server binds it (it then exits), on another, up to five times.
+    public static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-server",
+                      readyPath: String = "/health") throws -> ServerProcess {
         if let port { return try ServerProcess(port: port, arguments: arguments, executable: executable, readyPath: readyPath).ready() }
         var attempts = 0
         while true {
@@ -23,14 +23,14 @@ public final class ServerProcess {
         }
     }
 
-    /// Whether the demo answered (rather than exiting or running past its deadline).
+    /// Whether the server answered (rather than exiting or running past its deadline).
     private var started = false
 
     private init(port: Int, arguments: [String], executable: String, readyPath: String) throws {
         self.port = port
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-demo-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        log = folder.appendingPathComponent("demo.log")
+        log = folder.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Self.buildFolder.appendingPathComponent(executable)
         process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
@@ -42,14 +42,21 @@ public final class ServerProcess {
         process.standardError = handle
         try process.run()
         let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
-        while (try? get(readyPath)) == nil {
+        // Ready once this process says it listens on the port and the port answers: another
+        // test's server that took the port first answers too, but this one then never listens.
+        while !(listens && (try? get(readyPath))?.status == 200) {
             guard process.isRunning, ContinuousClock.now < deadline else { return }
             Thread.sleep(forTimeInterval: 0.2)
         }
         started = true
     }
 
-    /// This demo if it started; its log as the error otherwise.
+    /// Whether the server's log says it is listening on this port.
+    private var listens: Bool {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on http://127.0.0.1:\(port)/")
+    }
+
+    /// This server if it started; its log as the error otherwise.
     private func ready() throws -> ServerProcess {
         guard started else { throw Failure.notStarted((try? String(contentsOf: log, encoding: .utf8)) ?? "") }
         return self

@@ -10,7 +10,7 @@ import OspreyDomain
 /// | path | behaviour |
 /// |---|---|
 /// | `/files/NAME` | the file, with ETag and Last-Modified; `If-None-Match` → 304 |
-/// | `/origin/`, `/origin/NAME` | a JSON list of the files, and each file: an osprey-demo upstream |
+/// | `/origin/`, `/origin/NAME` | a JSON list of the files, and each file, without validators: a plain origin |
 /// | `/status/CODE` | that status and a short body |
 /// | `/delay/MS/files/NAME` | waits, then the file |
 /// | `/drip/MS/files/NAME` | the file in 8 pieces, MS apart |
