@@ -61,9 +61,12 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
-	@# The soak and the server fleet (three instances sharing Redis) run after the suite: their
-	@# load on both cores would starve the suite's time bounds. Neither has a time bound itself.
-	OSPREY_SOAK=1 OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter 'SoakTests|Fleet'
+	@# The soak, the server fleet (three instances sharing Redis) and the demo in Chromium run
+	@# after the suite and one after another: the load of each on both cores would starve the
+	@# others' and the suite's time bounds.
+	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
+	OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter Fleet
+	OSPREY_DEMO=1 $(SWIFT) test --disable-xctest --skip-build --filter DemoTests
 
 
 # The demo: osprey-server with its gallery of photographs from Debian's lomiri-wallpapers-16.04

@@ -6,7 +6,11 @@ import Testing
 /// The demo as `make demo` serves it: `osprey-server --gallery` over the photographs
 /// `Demo/make_samples.sh` takes from Debian's lomiri-wallpapers-16.04 (installed by `make test`)
 /// and the files it makes from them.
-@Suite("Demo gallery", .serialized)
+// Run only with OSPREY_DEMO=1: `make test` runs it after the suite, beside the soak. Making the
+// samples, Chromium and the server's decodes of twelve photographs took both cores for a minute
+// and held pool threads, and a time-bounded network test beside them missed its bound.
+@Suite("Demo gallery", .serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["OSPREY_DEMO"] == "1", "make test runs the demo after the suite (OSPREY_DEMO=1)"))
 struct DemoTests {
     static let key = "943b421c9eb07c83", salt = "520f986b998545b4"
     static let root = ServerProcess.buildFolder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
