@@ -139,7 +139,7 @@ public final class ImageService: Sendable {
     /// `answer` with its validators, or a `304` when the client holds it already;
     /// `Server-Timing` names the tier that answered and the time taken.
     func respond(with answer: EncodedAnswer, to request: ImgproxyPath, ifNoneMatch: String?, timing: (String, Duration)) -> Response {
-        let milliseconds = Double(timing.1.components.attoseconds) / 1e15 + Double(timing.1.components.seconds) * 1_000
+        let milliseconds = timing.1 / .milliseconds(1)
         var headers: HTTPFields = [.eTag: answer.tag.header, .cacheControl: "public, max-age=\(configuration.maxAge)"]
         headers[.init("Server-Timing")!] = "\(timing.0);dur=\(String(format: "%.1f", milliseconds))"
         headers[.contentDisposition] = ContentDisposition.header(for: request, format: answer.format)
