@@ -95,3 +95,11 @@ extension ImageProcessing where Self == ImageProcessors.Pixelate {
     /// ``ImageProcessors/Pixelate`` in squares of `size` pixels.
     public static func pixelate(size: Int) -> Self { ImageProcessors.Pixelate(size: size) }
 }
+
+extension ImageProcessing where Self == ImageProcessors.Trim {
+    /// ``ImageProcessors/Trim`` of the border within `threshold` of `color` (the top left
+    /// pixel's without one).
+    public static func trim(threshold: Int = 10, color: RGBAColor? = nil) -> Self {
+        ImageProcessors.Trim(threshold: threshold, color: color)
+    }
+}
