@@ -138,6 +138,17 @@ import OspreyDomain
         return Array(value.utf8).withUnsafeBytes { contentLength($0) }
     }
 
+    /// `date` as an IMF-fixdate, as `Last-Modified` and `Date` carry it.
+    public static func httpDate(from date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[Int(parts.tm_wday)], parts.tm_mday, months[Int(parts.tm_mon)],
+                      Int(parts.tm_year) + 1900, parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+
     /// An IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110, 5.6.7), read by hand:
     /// exactly that layout, `GMT` (or `UTC`), every field in range; anything else is `nil`.
     ///

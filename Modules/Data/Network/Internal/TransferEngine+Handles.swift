@@ -8,6 +8,7 @@ import OspreyDomain
 extension TransferEngine {
     /// The content codings libcurl is asked to decode (`CURLOPT_ACCEPT_ENCODING`).
     static let acceptedEncodings = "gzip, deflate"
+    static let userAgent = "Osprey/0.1 libcurl"
 
     /// Lines sent with every request, each unless the request sets that header itself.
     /// Prepared header lines rather than CURLOPT_USERAGENT and libcurl's own Accept-Encoding
@@ -16,7 +17,7 @@ extension TransferEngine {
     /// the body, because `CURLOPT_ACCEPT_ENCODING` stays set; it only skips its own line when
     /// the list has one.
     static let defaultHeaderLines: [(name: String, line: String)] = [
-        ("user-agent", "User-Agent: Osprey/0.1 libcurl"),
+        ("user-agent", "User-Agent: \(userAgent)"),
         ("accept-encoding", "Accept-Encoding: \(acceptedEncodings)"),
     ]
 
@@ -76,6 +77,15 @@ extension TransferEngine {
         osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         var headers = request.headers
+        // Set every time: a kept handle still holds the previous transfer's signing.
+        let signing = configuration.awsSigning.first { transfer.urlString.hasPrefix($0.endpoint) }
+        osp_curl_setopt_string(easy, CURLOPT_AWS_SIGV4, signing?.curlProvider)
+        let credentials: String? = signing.map { "\($0.accessKeyID):\($0.secretAccessKey)" }
+        osp_curl_setopt_string(easy, CURLOPT_USERPWD, credentials)
+        osp_curl_setopt_string(easy, CURLOPT_USERAGENT, signing == nil ? nil : Self.userAgent)
+        if let token = signing?.sessionToken { headers["x-amz-security-token"] = token }
+        // S3 wants the payload's hash signed too; a GET's is the empty body's (libcurl 7.88 leaves it out).
+        if signing?.service == "s3" { headers["x-amz-content-sha256"] = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }
         if let validators = request.validators {
             if let etag = validators.etag { headers["If-None-Match"] = etag }
             if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
@@ -87,7 +97,9 @@ extension TransferEngine {
                 transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
             }
             let own = Set(headers.keys.lazy.map { $0.lowercased() })
-            for header in Self.defaultHeaderLines where !own.contains(header.name) {
+            // A signed request names its agent through CURLOPT_USERAGENT: libcurl signs every
+            // line of the list, and stores leave User-Agent out of what they check.
+            for header in Self.defaultHeaderLines where !own.contains(header.name) && !(signing != nil && header.name == "user-agent") {
                 transfer.headerList = curl_slist_append(transfer.headerList, header.line)
             }
             osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList.map { UnsafeMutableRawPointer($0) })
