@@ -7,7 +7,7 @@ SWIFT ?= swift
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libavif-dev libheif-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
 # WebP, GIF, APNG and AVIF; pillow-heif for HEIC; imgproxy, a URL builder, for the server tests.
-PIP_PACKAGES := pypng Pillow pillow-heif imgproxy
+PIP_PACKAGES := pypng Pillow pillow-heif imgproxy 'moto[server]' boto3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PORT ?= 8080
@@ -39,7 +39,7 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@python3 -c 'import png, PIL, pillow_heif, imgproxy' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
+	@python3 -c 'import png, PIL, pillow_heif, imgproxy, moto.server, boto3' 2>/dev/null && command -v moto_server >/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
 		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
 

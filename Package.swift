@@ -171,7 +171,7 @@ let package = Package(
         // reached only through the pipeline's decoder and encoder.
         .target(
             name: "OspreyServer",
-            dependencies: ["OspreyDomain", "OspreyProcessing", "CCrypto", hummingbird, logging,
+            dependencies: ["OspreyDomain", "OspreyPixels", "OspreyProcessing", "OspreyNetwork", "CCrypto", hummingbird, logging,
                            .product(name: "Metrics", package: "swift-metrics")],
             path: "Modules/Server",
             swiftSettings: swiftSettings

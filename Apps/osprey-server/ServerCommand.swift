@@ -45,6 +45,18 @@ struct ServerCommand: AsyncParsableCommand {
     var preset: [String] = []
     @Option(help: "A file of presets, one NAME=OPTIONS a line (# starts a comment).") var presetsFile: String?
     @Flag(help: "URLs name presets only: /{signature}/{preset:preset…}/{source}.") var onlyPresets = false
+    @Option(help: "The image `wm` lays over answers (as imgproxy's IMGPROXY_WATERMARK_PATH).") var watermark: String?
+    @Option(help: "The folder local:///path sources are read from; none: local sources are refused.") var localRoot: String?
+    @Option(help: "An S3-compatible endpoint for s3://bucket/key sources (path-style), signed with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; it may be on a loopback or private address.")
+    var s3Endpoint: String?
+    @Option(help: "A local image answered, processed as asked, when a source fails.") var fallbackImage: String?
+    @Option(help: "Requests must carry Authorization: Bearer SECRET.") var secret: String?
+    @Option(help: "Access-Control-Allow-Origin of image answers, e.g. * or https://app.example.com.") var corsOrigin: String?
+    @Flag(help: "Answers' Cache-Control max-age follows the source's freshness where it gave one.") var cacheControlPassthrough = false
+    @Option(help: "A format answered to clients that accept it even over the URL's: webp or avif; repeat for both.")
+    var enforceFormat: [String] = []
+    @Option(help: "A format for answers when the URL names none and the client takes no offered one, most preferred first; repeat.")
+    var preferredFormat: [String] = []
     @Option(help: "Serve the demo: a page of this folder's images at /, the folder itself at /origin/ (which becomes an allowed source).")
     var gallery: String?
 
@@ -68,8 +80,12 @@ struct ServerCommand: AsyncParsableCommand {
                                                     (Setting.flag(allowPrivateSources, "ALLOW_PRIVATE_SOURCES"), .private),
                                                     (Setting.flag(allowLinkLocalSources, "ALLOW_LINK_LOCAL_SOURCES"), .linkLocal)]
         let gallery = try Setting.value(gallery, "GALLERY").map { try Gallery(folder: URL(fileURLWithPath: $0), host: host, port: port, keys: keys) }
+        let s3Endpoint = try Setting.value(s3Endpoint, "S3_ENDPOINT").map { text in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else { throw ValidationError("--s3-endpoint: an http or https URL") }
+            return url
+        }
         let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN") + (gallery.map { [$0.originPrefix] } ?? []),
-                                  allowing: Set(opened.filter(\.0).map(\.1)))
+                                  allowing: Set(opened.filter(\.0).map(\.1)), endpoints: s3Endpoint.map { [$0.absoluteString] } ?? [])
         guard !keys.pairs.isEmpty || allowUnsigned else {
             throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
         }
@@ -78,6 +94,12 @@ struct ServerCommand: AsyncParsableCommand {
         // Where the sockets connect, and before each redirect is followed, as imgproxy checks.
         configuration.network.addressPolicy = policy.addressPolicy
         configuration.network.sourceFilter = { policy.refusal(for: $0) }
+        if let s3Endpoint {
+            guard let signing = AWSSigning(endpoint: s3Endpoint.absoluteString) else {
+                throw ValidationError("--s3-endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            }
+            configuration.network.awsSigning = [signing]
+        }
         let sourceMB = try Setting.value(maxSourceSize, "MAX_SOURCE_SIZE") ?? 50
         configuration.network.maxResponseSize = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
@@ -95,10 +117,13 @@ struct ServerCommand: AsyncParsableCommand {
             throw ValidationError("--preset: \(error)")
         }
         let parts = try configuration.makeParts()
-        let service = ImageService(pipeline: parts.pipeline, configuration: .init(
+        var serving = ImageService.Configuration(
             signingKeys: keys, allowsUnsigned: allowUnsigned, sources: policy, offersAVIF: Setting.flag(avif, "AVIF"),
             maxAge: try Setting.value(maxAge, "MAX_AGE") ?? 31_536_000, presets: presets,
-            onlyPresets: Setting.flag(onlyPresets, "ONLY_PRESETS")))
+            onlyPresets: Setting.flag(onlyPresets, "ONLY_PRESETS"))
+        try configureSources(&serving, decoder: parts.pipeline.configuration.decoder)
+        serving.s3Endpoint = s3Endpoint
+        let service = ImageService(pipeline: parts.pipeline, configuration: serving)
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)
         router.get("/health") { _, _ in "ok\n" }
@@ -116,5 +141,36 @@ struct ServerCommand: AsyncParsableCommand {
         try await app.runService()
         parts.disk?.close()
         print("osprey-server: stopped")
+    }
+
+    /// The local root, the watermark and fallback images, the secret, CORS and the formats.
+    private func configureSources(_ serving: inout ImageService.Configuration, decoder: any ImageDecoding) throws {
+        typealias Setting = ProgramEnvironment
+        serving.localRoot = try Setting.value(localRoot, "LOCAL_ROOT").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let path = try Setting.value(watermark, "WATERMARK") {
+            do {
+                serving.watermark = try decoder.decode(.file(path: path), options: DecodingOptions())
+            } catch {
+                throw ValidationError("--watermark \(path): \(error)")
+            }
+        }
+        if let path = try Setting.value(fallbackImage, "FALLBACK_IMAGE") {
+            guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--fallback-image \(path): not a readable file") }
+            serving.fallbackImage = URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        serving.secret = try Setting.value(secret, "SECRET")
+        serving.corsOrigin = try Setting.value(corsOrigin, "CORS_ORIGIN")
+        serving.passesCacheControl = Setting.flag(cacheControlPassthrough, "CACHE_CONTROL_PASSTHROUGH")
+        let formats = { (names: [String], option: String) throws -> [ImageFormat] in
+            try names.map { name in
+                do {
+                    return try ImgproxyOptions.format(name)
+                } catch {
+                    throw ValidationError("--\(option): \(error)")
+                }
+            }
+        }
+        serving.enforcedFormats = try formats(Setting.list(enforceFormat, "ENFORCE_FORMAT"), "enforce-format")
+        serving.preferredFormats = try formats(Setting.list(preferredFormat, "PREFERRED_FORMAT"), "preferred-format")
     }
 }

@@ -50,7 +50,7 @@ extension ServerProcessTests {
         let specs = routes.map { ServerProcessTests.Spec(url: origin.url(TestHTTPServer.to($0)).absoluteString, width: 32, height: 32) }
         let paths = try ServerProcessTests.paths(specs)
         let server = try ServerProcessTests.server(origin)
-        for (path, reason) in zip(paths, ["not under an allowed origin", "not under an allowed origin", "only http and https"]) {
+        for (path, reason) in zip(paths, ["not under an allowed origin", "not under an allowed origin", "scheme is not one this server fetches"]) {
             let answer = try server.get(path)
             #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self).contains(reason), "\(path)")
         }

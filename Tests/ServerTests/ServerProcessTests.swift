@@ -84,7 +84,7 @@ struct ServerProcessTests {
             Spec(url: photo, key: Self.oldKey, salt: Self.oldSalt, width: 64, height: 64, extension_: "jpg"),
             Spec(url: photo, key: "00112233", salt: Self.salt, width: 64, height: 64),
             Spec(url: photo, key: nil, salt: nil, width: 64, height: 64),
-            Spec(url: photo, width: 64, height: 64, advanced: ["t:10"]),
+            Spec(url: photo, width: 64, height: 64, advanced: ["pg:2"]),
             Spec(url: photo, resizingType: "fill", width: 64, height: 64, enlarge: true),
             Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "sm", extension_: "png"),
             Spec(url: photo, resizingType: "fill", width: 60, height: 90, gravity: "we", extension_: "png"),
@@ -106,13 +106,17 @@ struct ServerProcessTests {
         #expect(try server.get(paths[4]).status == 403, "a wrong key")
         #expect(try server.get(paths[5]).status == 403, "unsigned, and the server was not started to allow it")
         let trim = try server.get(paths[6])
-        #expect(trim.status == 400 && String(decoding: trim.body, as: UTF8.self).contains("option t"), "an option not served yet")
-        #expect(try server.get(paths[7]).status == 400, "enlarging is not done")
+        #expect(trim.status == 400 && String(decoding: trim.body, as: UTF8.self).contains("option pg"), "imgproxy Pro's page")
+        let enlarged = try server.get(paths[7])
+        let enlargedSize = try Self.size(enlarged.body)
+        #expect(enlarged.status == 200 && enlargedSize == (64, 64))
         let crops = try (8...11).map { try server.get(paths[$0]) }
         #expect(crops.allSatisfy { $0.status == 200 }, "smart, side and focal-point gravities")
         #expect(try crops.allSatisfy { try Self.size($0.body) == (60, 90) })
         #expect(Set(crops.dropFirst().map(\.body)).count == 3, "west, east and a focal point keep other parts")
-        #expect(try server.get(paths[12]).status == 400, "gravity offsets are not done")
+        let offset = try server.get(paths[12])
+        let offsetSize = try Self.size(offset.body)
+        #expect(offset.status == 200 && offsetSize == (60, 90), "a gravity with offsets")
         #expect(origin.hits("/files/photo.jpg") == 1, "one download for every size")
     }
 

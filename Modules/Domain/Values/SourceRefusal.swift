@@ -1,7 +1,8 @@
 /// Why a source was not fetched: its URL or the address it resolved to is one the policy
 /// keeps out. A few words each, with no address in them, so a server may show them.
 public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// The scheme is not http or https (also a redirect's).
+    /// The scheme is not one fetched: http and https, and where configured a server's
+    /// `local` and `s3` (a redirect's only http or https).
     case scheme
     /// The URL (or a redirect's target) is outside the allowed sources.
     case notAllowed = "not-allowed"
@@ -13,6 +14,8 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
     case linkLocalAddress = "link-local"
     /// The host is a multicast, broadcast or reserved address.
     case reservedAddress = "reserved"
+    /// A local path that leads outside the folder local sources are served from.
+    case outsideRoot = "outside-root"
 
     /// The refusal for an address of `category`; `nil` for a public one.
     public init?(_ category: IPAddress.Category) {
@@ -27,12 +30,13 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
 
     public var description: String {
         switch self {
-        case .scheme: "only http and https sources are fetched"
+        case .scheme: "the source's scheme is not one this server fetches"
         case .notAllowed: "the source is not under an allowed origin"
         case .loopbackAddress: "the source is on a loopback address"
         case .privateAddress: "the source is on a private address"
         case .linkLocalAddress: "the source is on a link-local address"
         case .reservedAddress: "the source is on a reserved address"
+        case .outsideRoot: "the path leads outside the local root"
         }
     }
 }

@@ -5,7 +5,8 @@ import OspreyProcessing
 /// The processing options of an imgproxy URL that Osprey carries out.
 package struct ImgproxyOptions: Hashable, Sendable {
     package enum ResizingType: String, Sendable {
-        case fit, fill, auto
+        case fit, fill, auto, force
+        case fillDown = "fill-down"
     }
 
     package var resizingType: ResizingType = .fit
@@ -17,7 +18,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
     /// The format asked for by `f:` or the URL's extension; `nil` to negotiate by `Accept`.
     package var format: ImageFormat?
     /// Which part a fill keeps.
-    package var gravity: CropGravity = .centre
+    package var gravity = ImgproxyGravity()
     /// Gaussian blur sigma; `nil` for none.
     package var blur: Double?
     /// The device pixel ratio: the sizes are multiplied by it (Osprey still never enlarges).
@@ -46,6 +47,63 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var maxBytes: Int?
     /// Keep the source's colour profile (`scp:0`) instead of converting to sRGB.
     package var keepsColorProfile = false
+
+    /// The least width and height of the result, enlarging past `enlarge` if need be.
+    package var minWidth = 0
+    package var minHeight = 0
+    /// Multiplies the result's sides, as `dpr` does but across and down apart.
+    package var zoom = Zoom()
+    /// Scale an image up to the size asked for.
+    package var enlarge = false
+    /// Extend a smaller result to the size asked for, placed by this gravity.
+    package var extend: ImgproxyGravity?
+    /// Extend the result to the aspect ratio asked for, placed by this gravity.
+    package var extendAspectRatio: ImgproxyGravity?
+    /// The part of the source processed, before it is scaled.
+    package var crop: Crop?
+    /// The border cut away first.
+    package var trim: ImageProcessors.Trim?
+    /// The server's watermark, laid over the result.
+    package var watermark: Watermark?
+    /// Source formats answered as they are, unprocessed.
+    package var skipProcessing: Set<ImageFormat> = []
+    /// Answer the source's bytes as they are.
+    package var raw = false
+
+    package struct Zoom: Hashable, Sendable {
+        package var x = 1.0
+        package var y = 1.0
+
+        package init(x: Double = 1, y: Double = 1) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// imgproxy's `crop`: sides of 1 or more are pixels, below 1 fractions, 0 the whole side.
+    package struct Crop: Hashable, Sendable {
+        package var width: Double
+        package var height: Double
+        package var gravity: ImgproxyGravity
+
+        package init(width: Double, height: Double, gravity: ImgproxyGravity) {
+            (self.width, self.height, self.gravity) = (width, height, gravity)
+        }
+    }
+
+    /// imgproxy's `watermark`: its opacity, where it goes (`nil` for tiled over the whole
+    /// image, imgproxy's `re`) and its width as a fraction of the result's (0 as it is).
+    package struct Watermark: Hashable, Sendable {
+        package var opacity: Double
+        package var position: ImgproxyGravity?
+        package var offsetX: Double
+        package var offsetY: Double
+        package var scale: Double
+
+        package init(opacity: Double, position: ImgproxyGravity?, offsetX: Double, offsetY: Double, scale: Double) {
+            (self.opacity, self.position, self.offsetX, self.offsetY, self.scale) = (opacity, position, offsetX, offsetY, scale)
+        }
+    }
 
     package init() {}
 
@@ -114,9 +172,9 @@ package struct ImgproxyOptions: Hashable, Sendable {
         case "h", "height":
             height = try Self.dimension(try Self.single(args, name), name)
         case "el", "enlarge":
-            try Self.requireNoEnlarge(try Self.single(args, name))
+            enlarge = try Self.bool(try Self.single(args, name))
         case "g", "gravity":
-            gravity = try Self.gravity(args)
+            gravity = try ImgproxyGravity(args)
         case "q", "quality":
             guard let q = Int(try Self.single(args, name)), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
             quality = q == 0 ? nil : q
@@ -129,19 +187,19 @@ package struct ImgproxyOptions: Hashable, Sendable {
             // EXIF orientation is always applied.
             _ = try Self.bool(try Self.single(args, name))
         default:
-            throw .unsupported("option \(name)")
+            guard try applyLayout(name, args) else { throw .unsupported("option \(name)") }
         }
     }
 
     private mutating func applySize(_ args: [String], option: String) throws(ImgproxyError) {
         if args.count > 0, !args[0].isEmpty { width = try Self.dimension(args[0], option) }
         if args.count > 1, !args[1].isEmpty { height = try Self.dimension(args[1], option) }
-        if args.count > 2, !args[2].isEmpty { try Self.requireNoEnlarge(args[2]) }
-        if args.count > 3, !args[3].isEmpty, try Self.bool(args[3]) { throw .unsupported("extend") }
+        if args.count > 2, !args[2].isEmpty { enlarge = try Self.bool(args[2]) }
+        if args.count > 3, !args[3].isEmpty { extend = try Self.bool(args[3]) ? extend ?? ImgproxyGravity() : nil }
         if args.count > 4 { throw .malformed("too many arguments to \(option)") }
     }
 
-    private static func single(_ args: [String], _ option: String) throws(ImgproxyError) -> String {
+    static func single(_ args: [String], _ option: String) throws(ImgproxyError) -> String {
         guard args.count == 1 else { throw .malformed("\(option) takes one argument") }
         return args[0]
     }
@@ -151,35 +209,9 @@ package struct ImgproxyOptions: Hashable, Sendable {
         return type
     }
 
-    private static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
+    static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
         guard let value = Int(text), (0...16384).contains(value) else { throw .malformed("\(option): sizes are 0…16384") }
         return value
-    }
-
-    /// imgproxy's gravities: the centre, sides and corners (without offsets), `sm` (smart)
-    /// and `fp:x:y` (a focal point as fractions).
-    static func gravity(_ args: [String]) throws(ImgproxyError) -> CropGravity {
-        let sides: [String: (Double, Double)] = ["no": (0.5, 0), "so": (0.5, 1), "ea": (1, 0.5), "we": (0, 0.5),
-                                                 "noea": (1, 0), "nowe": (0, 0), "soea": (1, 1), "sowe": (0, 1)]
-        let type = args.first ?? ""
-        let rest = Array(args.dropFirst())
-        switch type {
-        case "fp":
-            guard rest.count == 2, let x = Double(rest[0]), let y = Double(rest[1]), (0...1).contains(x), (0...1).contains(y) else {
-                throw .malformed("gravity fp takes x and y from 0 to 1")
-            }
-            return .point(x: x, y: y)
-        case "sm" where rest.isEmpty:
-            return .attention
-        case "", "ce":
-            guard rest.allSatisfy({ $0.isEmpty || Double($0) == 0 }) else { throw .unsupported("gravity offsets") }
-            return .centre
-        default:
-            guard let (x, y) = sides[type], rest.allSatisfy({ $0.isEmpty || Double($0) == 0 }) else {
-                throw .unsupported("gravity \(args.joined(separator: ":"))")
-            }
-            return .point(x: x, y: y)
-        }
     }
 
     /// CSS's order: top, right, bottom, left; a side not given takes the one across (right
@@ -222,12 +254,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
         }
     }
 
-    /// Osprey never enlarges an image (as imgproxy's default).
-    private static func requireNoEnlarge(_ text: String) throws(ImgproxyError) {
-        if try bool(text) { throw .unsupported("enlarge") }
-    }
-
-    static func format(_ text: String) throws(ImgproxyError) -> ImageFormat {
+    package static func format(_ text: String) throws(ImgproxyError) -> ImageFormat {
         switch text.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png

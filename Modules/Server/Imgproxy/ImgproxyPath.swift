@@ -52,7 +52,7 @@ package struct ImgproxyPath: Sendable {
             guard let decoded = Self.base64URLDecoded(encoded) else { throw .malformed("the source is not base64url") }
             sourceText = decoded
         }
-        guard let url = URL(string: sourceText), url.scheme != nil, url.host != nil else {
+        guard let url = URL(string: sourceText), let scheme = url.scheme, url.host?.isEmpty == false || scheme == "local" else {
             throw .malformed("the source is not an absolute URL")
         }
         self.options = options

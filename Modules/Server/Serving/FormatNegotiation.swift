@@ -6,9 +6,13 @@ import OspreyDomain
 /// alpha and JPEG otherwise. An animation stays animated as WebP where accepted.
 package struct FormatNegotiation: Sendable {
     package let offersAVIF: Bool
+    /// The formats answered when none is offered, most preferred first: the source's own
+    /// when listed, else the first that can carry the image. Empty: PNG or JPEG.
+    package let preferred: [ImageFormat]
 
-    package init(offersAVIF: Bool) {
+    package init(offersAVIF: Bool, preferred: [ImageFormat] = []) {
         self.offersAVIF = offersAVIF
+        self.preferred = preferred
     }
 
     package func format(accept: String?, hasAlpha: Bool, isAnimated: Bool) -> ImageFormat {
@@ -23,9 +27,12 @@ package struct FormatNegotiation: Sendable {
     }
 
     /// The format of the answer, from the formats `offers(accept:)` chose and the image.
-    package func format(offers: [ImageFormat], hasAlpha: Bool, isAnimated: Bool) -> ImageFormat {
+    package func format(offers: [ImageFormat], hasAlpha: Bool, isAnimated: Bool, source: ImageFormat? = nil) -> ImageFormat {
         if isAnimated, offers.contains(.webp) { return .webp }
-        return offers.first ?? (hasAlpha ? .png : .jpeg)
+        if let offer = offers.first { return offer }
+        let fitting = preferred.filter { !hasAlpha || $0 != .jpeg }
+        if let source, fitting.contains(source) { return source }
+        return fitting.first ?? (hasAlpha ? .png : .jpeg)
     }
 
     /// The media types `accept` names with a quality above zero.

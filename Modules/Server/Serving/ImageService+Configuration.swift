@@ -1,4 +1,5 @@
 import Foundation
+import OspreyDomain
 
 extension ImageService {
     /// Who may ask for what, and how answers are made.
@@ -28,6 +29,34 @@ extension ImageService {
         /// that they and their validators outlive a restart.
         public var keepsAnswersOnDisk: Bool
 
+        /// The folder `local:///path` sources are read from (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`);
+        /// `nil` refuses them. Paths that lead outside it, symbolic links included, are refused.
+        public var localRoot: URL?
+        /// The endpoint `s3://bucket/key` sources are fetched from, path-style
+        /// (`{endpoint}/{bucket}/{key}`); `nil` refuses them. Give the pipeline's loader the
+        /// signing credentials for it, and the source policy the endpoint.
+        public var s3Endpoint: URL?
+        /// The watermark `wm` lays over answers (`IMGPROXY_WATERMARK_PATH`); `nil` ignores `wm`.
+        public var watermark: Image?
+        /// A local image answered, processed as the URL asks, when the source fails
+        /// (`IMGPROXY_FALLBACK_IMAGE_PATH`): with status 200 and `Fallback-Image: 1`, and
+        /// not kept, so the real image is answered once its source is back.
+        public var fallbackImage: String?
+        /// Requests must carry `Authorization: Bearer {secret}` (`IMGPROXY_SECRET`).
+        public var secret: String?
+        /// `Access-Control-Allow-Origin` of every image answer (`IMGPROXY_ALLOW_ORIGIN`).
+        public var corsOrigin: String?
+        /// Answers' `Cache-Control` follows the source's freshness where it gave one
+        /// (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`), instead of ``maxAge``.
+        public var passesCacheControl: Bool
+        /// Formats answered whenever the client accepts them, even over the URL's (`IMGPROXY_ENFORCE_WEBP`, `…_AVIF`).
+        public var enforcedFormats: [ImageFormat]
+        /// The formats answered, in order of preference, when the URL names none and the
+        /// client accepts none of the offered ones: the source's own when it is listed, else the
+        /// first listed that can carry the image (`IMGPROXY_PREFERRED_FORMATS`). Empty: PNG for
+        /// images with alpha, JPEG for the rest.
+        public var preferredFormats: [ImageFormat]
+
         /// A configuration; every value has imgproxy's default.
         public init(signingKeys: SigningKeys = .none, allowsUnsigned: Bool = false, sources: SourcePolicy = SourcePolicy(),
                     offersAVIF: Bool = false, maxAge: Int = 31_536_000, defaultQuality: Int = 80,
@@ -43,6 +72,15 @@ extension ImageService {
             self.keepsAnswersOnDisk = keepsAnswersOnDisk
             self.presets = presets
             self.onlyPresets = onlyPresets
+            localRoot = nil
+            s3Endpoint = nil
+            watermark = nil
+            fallbackImage = nil
+            secret = nil
+            corsOrigin = nil
+            passesCacheControl = false
+            enforcedFormats = []
+            preferredFormats = []
         }
     }
 }

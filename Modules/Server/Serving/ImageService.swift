@@ -21,6 +21,8 @@ public final class ImageService: Sendable {
     let negotiation: FormatNegotiation
     let answers: AnswerCache
     let logger: Logger
+    /// The watermark image and a digest of its pixels, which names it in cache keys.
+    let watermark: (image: Image, name: String)?
 
     /// A service answering from `pipeline`, whose configuration must have an encoder.
     /// Answers are kept in memory, and in the pipeline's disk cache when it has one and
@@ -28,7 +30,8 @@ public final class ImageService: Sendable {
     public init(pipeline: ImagePipeline, configuration: Configuration, logger: Logger = Logger(label: "osprey.server")) {
         self.pipeline = pipeline
         self.configuration = configuration
-        negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF)
+        negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF, preferred: configuration.preferredFormats)
+        watermark = configuration.watermark.map { ($0, Answers.fingerprint(Data($0.pixels))) }
         answers = AnswerCache(memoryLimit: configuration.answerMemoryLimit,
                               disk: configuration.keepsAnswersOnDisk ? pipeline.configuration.dataCache : nil,
                               clock: pipeline.configuration.clock, logger: logger)
@@ -38,9 +41,18 @@ public final class ImageService: Sendable {
     /// The answer to `request`, whose path past the mount point is `path`
     /// (`/{signature}/{options…}/{source}`).
     public func respond(to request: Request, path: String) async -> Response {
+        var response = await answer(request, path: path)
+        if let origin = configuration.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
+        return response
+    }
+
+    func answer(_ request: Request, path: String) async -> Response {
         let start = ContinuousClock.now
         guard let encoder = pipeline.configuration.encoder else {
             return Answers.text(.internalServerError, "the pipeline has no encoder")
+        }
+        if let secret = configuration.secret, !Self.authorization(request.headers[.authorization], carries: secret) {
+            return Answers.text(.forbidden, "the request does not carry the server's secret")
         }
         let parsed: ImgproxyPath
         do throws(ImgproxyError) {
@@ -48,31 +60,51 @@ public final class ImageService: Sendable {
         } catch {
             return Answers.text(.init(code: error.status), error.description)
         }
-        if let refusal = configuration.sources.refusal(for: parsed.source) { return refused(parsed.source, refusal) }
-        let imageRequest = parsed.options.imageRequest(source: parsed.source)
-        let offers = parsed.options.format == nil ? negotiation.offers(accept: request.headers[.accept]) : []
-        let key = answerKey(for: imageRequest, options: parsed.options, offers: offers)
-        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let resolved: ResolvedSource
+        do throws(SourceProblem) {
+            resolved = try resolve(parsed.source)
+        } catch {
+            switch error {
+            case .refused(let refusal): return refused(parsed.source, refusal)
+            case .notFound: return Answers.text(.notFound, "the source was not found")
+            }
+        }
+        if parsed.options.raw || !parsed.options.skipProcessing.isEmpty,
+           let unprocessed = await unprocessed(resolved, options: parsed.options) {
+            return unprocessed
+        }
+        var imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark)
+        // A local file's version in its key: a file changed in place is a new image, and its
+        // reduction in memory a new one too.
+        if let version = resolved.version { imageRequest.customCacheKey = resolved.source.cacheIdentifier + "@v=" + version }
+        let offers = negotiation.offers(accept: request.headers[.accept])
+        let format = configuration.enforcedFormats.first(where: offers.contains) ?? parsed.options.format
+        let choice = AnswerChoice(format: format, offers: format == nil ? offers : [],
+                                  varies: parsed.options.format == nil || !configuration.enforcedFormats.isEmpty)
+        let key = answerKey(for: imageRequest, options: parsed.options, choice: choice)
+        let conditions = Conditions(request.headers)
         if let (kept, tier) = await answers.answer(for: key) {
             Counter(label: "osprey_answer_tier_total", dimensions: [("tier", tier.rawValue)]).increment()
-            return respond(with: kept, to: parsed, ifNoneMatch: ifNoneMatch, timing: (tier.rawValue, .now - start))
+            return respond(with: kept, to: parsed, choice: choice, conditions: conditions, timing: (tier.rawValue, .now - start))
         }
         let response: ImageResponse
         do {
             response = try await pipeline.image(for: imageRequest)
         } catch {
             if let refusal = Answers.refusal(in: error) { return refused(parsed.source, refusal) }
+            if let fallback = await fallback(for: parsed, choice: choice, encoder: encoder, start: start) { return fallback }
             return Answers.failure(error)
         }
         Self.record(response.tier)
         let answer: EncodedAnswer
         do {
-            answer = try encoded(response, by: encoder, key: key, options: parsed.options, offers: offers)
+            answer = try encoded(response, by: encoder, key: key, options: parsed.options, choice: choice,
+                                 lastModified: resolved.lastModified ?? response.source?.lastModified)
         } catch {
             return Answers.text(.internalServerError, "could not encode the image: \(error)")
         }
         await answers.store(answer, for: key)
-        return respond(with: answer, to: parsed, ifNoneMatch: ifNoneMatch, timing: (response.tier.rawValue, .now - start))
+        return respond(with: answer, to: parsed, choice: choice, conditions: conditions, timing: (response.tier.rawValue, .now - start))
     }
 
     /// `path` parsed, with its signature checked (or unsigned URLs allowed) and its expiry.
@@ -88,11 +120,11 @@ public final class ImageService: Sendable {
     }
 
     /// The key an answer is kept under: the image's, with what else decides the bytes (the
-    /// format asked for, or the formats the client's `Accept` lets the server offer, and the
+    /// format asked for, or the formats the client's `Accept` lets the server offer, the
     /// quality).
-    func answerKey(for request: ImageRequest, options: ImgproxyOptions, offers: [ImageFormat]) -> CacheKey {
+    func answerKey(for request: ImageRequest, options: ImgproxyOptions, choice: AnswerChoice) -> CacheKey {
         let image = pipeline.keys(for: request).image
-        let format = options.format?.rawValue ?? "auto(" + offers.map(\.rawValue).joined(separator: ",") + ")"
+        let format = choice.format?.rawValue ?? "auto(" + choice.offers.map(\.rawValue).joined(separator: ",") + ")"
         var quality = "q=\(options.quality ?? configuration.defaultQuality)"
         if options.quality == nil, !options.formatQuality.isEmpty {
             quality += ",fq=" + options.formatQuality.map { "\($0.key.rawValue):\($0.value)" }.sorted().joined(separator: ":")
@@ -107,10 +139,10 @@ public final class ImageService: Sendable {
     /// with a tag from what determines it: the key, the format and the source's validators
     /// (a weak tag), or without validators, the bytes themselves (a strong one).
     func encoded(_ response: ImageResponse, by encoder: any ImageEncoding, key: CacheKey, options: ImgproxyOptions,
-                 offers: [ImageFormat]) throws -> EncodedAnswer {
+                 choice: AnswerChoice, lastModified: String?) throws -> EncodedAnswer {
         let image = response.image
-        let format = options.format ?? negotiation.format(offers: offers, hasAlpha: image.pixelFormat.hasAlpha,
-                                                          isAnimated: image.animation != nil)
+        let format = choice.format ?? negotiation.format(offers: choice.offers, hasAlpha: image.pixelFormat.hasAlpha,
+                                                         isAnimated: image.animation != nil, source: response.source?.format)
         let quality = options.quality ?? options.formatQuality[format] ?? configuration.defaultQuality
         let bytes = try Self.encode(image, as: format, quality: quality, maxBytes: options.maxBytes, by: encoder)
         let source = response.source
@@ -119,7 +151,7 @@ public final class ImageService: Sendable {
         } else {
             EntityTag(digesting: [key.stringValue, format.rawValue, Answers.fingerprint(bytes)], isWeak: false)
         }
-        return EncodedAnswer(bytes: bytes, format: format, tag: tag, freshUntil: source?.freshUntil)
+        return EncodedAnswer(bytes: bytes, format: format, tag: tag, freshUntil: source?.freshUntil, lastModified: lastModified)
     }
 
     /// `image` in `format` at `quality`; with `maxBytes`, for the lossy formats, encoded again
@@ -138,13 +170,19 @@ public final class ImageService: Sendable {
 
     /// `answer` with its validators, or a `304` when the client holds it already;
     /// `Server-Timing` names the tier that answered and the time taken.
-    func respond(with answer: EncodedAnswer, to request: ImgproxyPath, ifNoneMatch: String?, timing: (String, Duration)) -> Response {
+    func respond(with answer: EncodedAnswer, to request: ImgproxyPath, choice: AnswerChoice, conditions: Conditions,
+                 timing: (String, Duration)) -> Response {
         let milliseconds = timing.1 / .milliseconds(1)
-        var headers: HTTPFields = [.eTag: answer.tag.header, .cacheControl: "public, max-age=\(configuration.maxAge)"]
+        var maxAge = configuration.maxAge
+        if configuration.passesCacheControl, let freshUntil = answer.freshUntil {
+            maxAge = max(0, Int(freshUntil.timeIntervalSince(pipeline.configuration.clock.now)))
+        }
+        var headers: HTTPFields = [.eTag: answer.tag.header, .cacheControl: "public, max-age=\(maxAge)"]
         headers[.init("Server-Timing")!] = "\(timing.0);dur=\(String(format: "%.1f", milliseconds))"
         headers[.contentDisposition] = ContentDisposition.header(for: request, format: answer.format)
-        if request.options.format == nil { headers[.vary] = "Accept" }
-        if answer.tag.matches(ifNoneMatch: ifNoneMatch) { return Response(status: .notModified, headers: headers) }
+        if let lastModified = answer.lastModified { headers[.lastModified] = lastModified }
+        if choice.varies { headers[.vary] = "Accept" }
+        if conditions.areMet(by: answer) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = answer.format.mimeType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes)))
     }

@@ -9,15 +9,27 @@ import OspreyDomain
 public struct SourcePolicy: Sendable {
     /// The URL prefixes sources must start with; empty allows any http or https URL.
     public let allowedPrefixes: [String]
-    /// For the loader: the categories opened, and the allowed prefixes' hosts trusted.
+    /// The operator's own services (an S3-compatible store's endpoint): always fetched, at
+    /// any address, whatever the allow-list says.
+    public let endpoints: [String]
+    /// For the loader: the categories opened, and the hosts of the allowed prefixes and the
+    /// endpoints trusted.
     public let addressPolicy: AddressPolicy
 
-    /// A policy allowing URLs under `allowedPrefixes` (any public URL when empty), and hosts
-    /// that resolve to the address `categories` besides public ones.
-    public init(allowedPrefixes: [String] = [], allowing categories: Set<IPAddress.Category> = []) {
+    /// A policy allowing URLs under `allowedPrefixes` (any public URL when empty) and
+    /// `endpoints`, and hosts that resolve to the address `categories` besides public ones.
+    public init(allowedPrefixes: [String] = [], allowing categories: Set<IPAddress.Category> = [], endpoints: [String] = []) {
         self.allowedPrefixes = allowedPrefixes
-        let hosts = allowedPrefixes.compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
+        self.endpoints = endpoints
+        let hosts = (allowedPrefixes + endpoints).compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
         addressPolicy = AddressPolicy(allowing: categories, trustedHosts: Set(hosts))
+    }
+
+    /// Why a `local://` or `s3://` source is refused by the allow-list (matched against the
+    /// URL as written, as imgproxy's `IMGPROXY_ALLOWED_SOURCES`), or `nil`.
+    public func refusal(forStoreSource url: URL) -> SourceRefusal? {
+        let text = url.absoluteString
+        return allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { text.hasPrefix($0) }) ? nil : .notAllowed
     }
 
     /// Why `url` is refused, or `nil` when it may be fetched.
@@ -26,7 +38,7 @@ public struct SourcePolicy: Sendable {
             return .scheme
         }
         let text = url.absoluteString
-        if allowedPrefixes.contains(where: { text.hasPrefix($0) }) { return nil }
+        if (allowedPrefixes + endpoints).contains(where: { text.hasPrefix($0) }) { return nil }
         if !allowedPrefixes.isEmpty { return .notAllowed }
         return addressPolicy.refusal(forHost: host)
     }

@@ -19,12 +19,12 @@ public final class SpawnedServer: @unchecked Sendable {
     /// A port found free can be taken before the server binds it (any outgoing connection may
     /// get it as its local port, and the tests make thousands): a server that exits before it
     /// accepts is started again on another port, up to five times.
-    public static func onFreePort(_ arguments: (Int) -> [String]) throws -> SpawnedServer {
+    public static func onFreePort(startingWithin seconds: Int = 10, _ arguments: (Int) -> [String]) throws -> SpawnedServer {
         var attempts = 0
         while true {
             let port = try LoopbackPort.free()
             do {
-                return try SpawnedServer(arguments(port), port: port)
+                return try SpawnedServer(arguments(port), port: port, startingWithin: seconds)
             } catch SpawnedServerError.exited where attempts < 4 {
                 attempts += 1
             }
@@ -32,8 +32,8 @@ public final class SpawnedServer: @unchecked Sendable {
     }
 
     /// Runs `arguments` (the program first; its output goes to /dev/null) and waits up to
-    /// 10 s for it to accept connections on `port`; throws `exited` at once if it ends first.
-    public init(_ arguments: [String], port: Int) throws {
+    /// `seconds` (10) for it to accept connections on `port`; throws `exited` at once if it ends first.
+    public init(_ arguments: [String], port: Int, startingWithin seconds: Int = 10) throws {
         self.port = port
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -55,7 +55,7 @@ public final class SpawnedServer: @unchecked Sendable {
         }
         pid = child
         Self.running.withLock { _ = $0.insert(child) }
-        let deadline = Date().addingTimeInterval(TimeInterval(10 * Sanitizer.timeScale))
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds * Sanitizer.timeScale))
         while Date() < deadline {
             if LoopbackPort.accepts(port) { return }
             var status: Int32 = 0

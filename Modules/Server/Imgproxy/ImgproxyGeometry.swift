@@ -1,0 +1,129 @@
+import OspreyDomain
+import OspreyPixels
+import OspreyProcessing
+
+/// imgproxy's sizing of an image, in its order: trim, crop, scale (with the resizing type,
+/// minimum sides, zoom, device pixel ratio and enlarging), crop to the result at the gravity,
+/// extend to the size and to the aspect ratio. It works on the whole decoded image, so the
+/// service uses it only for what the pipeline's own sizing cannot say.
+struct ImgproxyGeometry: ImageProcessing {
+    var trim: ImageProcessors.Trim?
+    var crop: ImgproxyOptions.Crop?
+    var resizingType: ImgproxyOptions.ResizingType
+    var width: Int
+    var height: Int
+    var minWidth: Int
+    var minHeight: Int
+    var zoom: ImgproxyOptions.Zoom
+    var dpr: Double
+    var enlarge: Bool
+    var gravity: ImgproxyGravity
+    var extend: ImgproxyGravity?
+    var extendAspectRatio: ImgproxyGravity?
+
+    var identifier: String {
+        var parts = ["\(resizingType.rawValue):\(width)x\(height)", "min=\(minWidth)x\(minHeight)", "z=\(zoom.x)x\(zoom.y)",
+                     "dpr=\(dpr)", "el=\(enlarge)", "g=\(gravity.identifier)"]
+        if let trim { parts.append(trim.identifier) }
+        if let crop { parts.append("c=\(crop.width)x\(crop.height)@\(crop.gravity.identifier)") }
+        if let extend { parts.append("ex=\(extend.identifier)") }
+        if let extendAspectRatio { parts.append("exar=\(extendAspectRatio.identifier)") }
+        return "imgproxy(" + parts.joined(separator: ",") + ")"
+    }
+
+    func process(_ image: Image) throws(ImageProcessingError) -> Image {
+        var image = try trim?.process(image) ?? image
+        if let crop {
+            let side = { (value: Double, whole: Int) in value == 0 ? whole : min(whole, value >= 1 ? Int(value) : max(1, Int((Double(whole) * value).rounded()))) }
+            image = crop.gravity.crop(image, to: PixelSize(width: side(crop.width, image.width), height: side(crop.height, image.height)), scale: 1)
+        }
+        let (scaleX, scaleY, dprScale) = scales(for: image.size)
+        let scaled = PixelSize(width: max(1, Int((Double(image.width) * scaleX).rounded())),
+                               height: max(1, Int((Double(image.height) * scaleY).rounded())))
+        guard max(scaled.width, scaled.height) <= 16_384 else {
+            throw .invalidParameters(processor: identifier, reason: "the result would be \(scaled)")
+        }
+        image = Resampler.resize(image, to: scaled)
+        let target = PixelSize(width: Int((Double(width) * dprScale * zoom.x).rounded()), height: Int((Double(height) * dprScale * zoom.y).rounded()))
+        var window = target
+        if resizingType == .fillDown, window.width > 0, window.height > 0 {
+            let (overX, overY) = (Double(window.width) / Double(image.width), Double(window.height) / Double(image.height))
+            if overX > overY, overX > 1 {
+                window = PixelSize(width: image.width, height: Int((Double(image.width) * Double(window.height) / Double(window.width)).rounded()))
+            } else if overY > overX, overY > 1 {
+                window = PixelSize(width: Int((Double(image.height) * Double(window.width) / Double(window.height)).rounded()), height: image.height)
+            }
+        }
+        window = PixelSize(width: window.width == 0 ? image.width : window.width, height: window.height == 0 ? image.height : window.height)
+        image = gravity.crop(image, to: window, scale: dprScale)
+        if let extend {
+            image = try Self.extended(image, to: PixelSize(width: max(target.width, image.width), height: max(target.height, image.height)),
+                                      gravity: extend, scale: dprScale)
+        }
+        if let extendAspectRatio, width > 0, height > 0 {
+            let ratio = Double(width) / Double(height)
+            let size = ratio > Double(image.width) / Double(image.height)
+                ? PixelSize(width: Int((Double(image.height) * ratio).rounded()), height: image.height)
+                : PixelSize(width: image.width, height: Int((Double(image.width) / ratio).rounded()))
+            image = try Self.extended(image, to: size, gravity: extendAspectRatio, scale: dprScale)
+        }
+        return image
+    }
+
+    /// imgproxy's scale factors across and down, and the device pixel ratio left in them
+    /// (lowered so that it never enlarges unless `enlarge`).
+    func scales(for source: PixelSize) -> (Double, Double, Double) {
+        let (sourceWidth, sourceHeight) = (Double(source.width), Double(source.height))
+        let (targetWidth, targetHeight) = (width == 0 ? sourceWidth : Double(width), height == 0 ? sourceHeight : Double(height))
+        var shrinkX = targetWidth == sourceWidth ? 1 : sourceWidth / targetWidth
+        var shrinkY = targetHeight == sourceHeight ? 1 : sourceHeight / targetHeight
+        if shrinkX != 1 || shrinkY != 1 {
+            var type = resizingType
+            if type == .auto {
+                let sameOrientation = (sourceWidth >= sourceHeight) == (targetWidth >= targetHeight)
+                type = sameOrientation ? .fill : .fit
+            }
+            switch type {
+            case _ where width == 0 && type != .force: shrinkX = shrinkY
+            case _ where height == 0 && type != .force: shrinkY = shrinkX
+            case .fit: (shrinkX, shrinkY) = (max(shrinkX, shrinkY), max(shrinkX, shrinkY))
+            case .fill, .fillDown: (shrinkX, shrinkY) = (min(shrinkX, shrinkY), min(shrinkX, shrinkY))
+            default: break
+            }
+        }
+        shrinkX /= zoom.x
+        shrinkY /= zoom.y
+        var dprScale = dpr
+        if !enlarge {
+            let least = min(shrinkX, shrinkY)
+            if least < 1 {
+                shrinkX /= least
+                shrinkY /= least
+                if extend == nil { dprScale /= least }
+            }
+            dprScale = min(dprScale, min(shrinkX, shrinkY))
+        }
+        if minWidth > 0, sourceWidth / Double(minWidth) < shrinkX {
+            let least = sourceWidth / Double(minWidth)
+            shrinkY /= shrinkX / least
+            shrinkX = least
+        }
+        if minHeight > 0, sourceHeight / Double(minHeight) < shrinkY {
+            let least = sourceHeight / Double(minHeight)
+            shrinkX /= shrinkY / least
+            shrinkY = least
+        }
+        shrinkX = min(shrinkX / dprScale, sourceWidth)
+        shrinkY = min(shrinkY / dprScale, sourceHeight)
+        return (1 / shrinkX, 1 / shrinkY, dprScale)
+    }
+
+    /// `image` in the middle of a transparent `size`, placed by `gravity`.
+    static func extended(_ image: Image, to size: PixelSize, gravity: ImgproxyGravity, scale: Double) throws(ImageProcessingError) -> Image {
+        guard size.width > image.width || size.height > image.height else { return image }
+        let size = PixelSize(width: max(size.width, image.width), height: max(size.height, image.height))
+        let origin = gravity.origin(outer: size, inner: image.size, scale: scale)
+        return try ImageProcessors.Padding(top: origin.y, right: size.width - image.width - origin.x,
+                                           bottom: size.height - image.height - origin.y, left: origin.x).process(image)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import OspreyDomain
+@_spi(Parsing) import OspreyNetwork
+
+extension ImageService {
+    /// Where a URL's image is read from, and for a local file, what tells its versions apart.
+    struct ResolvedSource {
+        let source: ImageSource
+        /// A local file's size and modification time: part of the answer's key and tag.
+        let version: String?
+        /// A local file's modification time, as `Last-Modified` writes it.
+        let lastModified: String?
+    }
+
+    /// Why a source is not served: refused by the policy, or a local file that is not there.
+    enum SourceProblem: Error {
+        case refused(SourceRefusal)
+        case notFound
+    }
+
+    /// `url` as the pipeline reads it: `local:///path` a file under the local root,
+    /// `s3://bucket/key` the object at the S3 endpoint, http and https as they are.
+    func resolve(_ url: URL) throws(SourceProblem) -> ResolvedSource {
+        switch url.scheme?.lowercased() {
+        case "local":
+            guard let root = configuration.localRoot else { throw .refused(.scheme) }
+            if let refusal = configuration.sources.refusal(forStoreSource: url) { throw .refused(refusal) }
+            return try Self.file(url.path, under: root)
+        case "s3":
+            guard let endpoint = configuration.s3Endpoint, let bucket = url.host, !bucket.isEmpty else { throw .refused(.scheme) }
+            if let refusal = configuration.sources.refusal(forStoreSource: url) { throw .refused(refusal) }
+            let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
+            guard let object = URL(string: base + "/" + url.absoluteString.dropFirst("s3://".count)) else { throw .refused(.scheme) }
+            return ResolvedSource(source: .url(object), version: nil, lastModified: nil)
+        default:
+            if let refusal = configuration.sources.refusal(for: url) { throw .refused(refusal) }
+            return ResolvedSource(source: .url(url), version: nil, lastModified: nil)
+        }
+    }
+
+    /// The regular file at `path` under `root`, once every link is followed.
+    static func file(_ path: String, under root: URL) throws(SourceProblem) -> ResolvedSource {
+        let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
+        let file = root.appendingPathComponent(path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard file.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else { throw .refused(.outsideRoot) }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { throw .notFound }
+        return ResolvedSource(source: .file(path: file), version: "\(size)-\(modified.timeIntervalSince1970)",
+                              lastModified: HTTPHeaderParser.httpDate(from: modified))
+    }
+}
