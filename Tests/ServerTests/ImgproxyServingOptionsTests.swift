@@ -60,5 +60,7 @@ struct ImgproxyServingOptionsTests {
         let maxAge = got[3].header("cache-control").flatMap { $0.split(separator: "=").last }.flatMap { Int($0) }
         #expect(maxAge.map { (500...600).contains($0) } == true, "the source's freshness: \(String(describing: maxAge))")
         #expect(got[3].header("last-modified") == lastModified.lowercased())
+        let exif = Data("Exif\0\0".utf8)
+        #expect(photo.range(of: exif) != nil && got[3].body.range(of: exif) == nil, "metadata stripped, as sm:1")
     }
 }
