@@ -1,8 +1,13 @@
 import Foundation
 import OspreyDomain
 
-/// The default codec: decodes JPEG, PNG (and APNG), WebP, GIF, AVIF and HEIC — chosen by
-/// magic bytes, never by file extension or Content-Type — and encodes JPEG, PNG, WebP and AVIF.
+/// The default codec: a registry of decoders and encoders. Built in, it decodes JPEG, PNG
+/// (and APNG), GIF, WebP, AVIF and HEIC and encodes JPEG, PNG, WebP and AVIF; decoders and
+/// encoders of your own are added with ``register(_:)`` and ``register(_:for:)``.
+///
+/// A decoder is chosen by the input's first bytes, never by file extension or Content-Type:
+/// each decoder in ``decoders`` is asked in turn (`ImageDecoding/detectFormat(of:)`), the
+/// built-in ones first, and the first that recognises the bytes decodes them.
 ///
 /// ```swift
 /// let codec = ImageCodec()
@@ -10,11 +15,18 @@ import OspreyDomain
 ///                                  options: DecodingOptions(targetSize: PixelSize(width: 640, height: 640)))
 /// let jpeg = try codec.encode(thumbnail, options: EncodingOptions(format: .jpeg, quality: 0.8))
 /// ```
+///
+/// See <doc:AddingADecoder> for a format of your own, through the pipeline.
 public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// The limits checked before decoding.
     public var limits: DecodingLimits
     /// Whether JPEG files that end early decode partially (see ``JPEGDecoder/acceptsTruncatedFiles``).
     public var acceptsTruncatedJPEG: Bool
+
+    /// Decoders added with ``register(_:)``, asked after the built-in ones, in order.
+    public private(set) var addedDecoders: [any ImageDecoding] = []
+    /// Encoders added with ``register(_:for:)``, for formats no built-in encoder writes.
+    public private(set) var addedEncoders: [ImageFormat: any ImageEncoding] = [:]
 
     /// Creates a codec with the given limits.
     public init(limits: DecodingLimits = .default, acceptsTruncatedJPEG: Bool = false) {
@@ -22,46 +34,70 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         self.acceptsTruncatedJPEG = acceptsTruncatedJPEG
     }
 
+    /// Adds `decoder` after the decoders already there: it decodes the inputs its
+    /// `detectFormat(of:)` recognises and no decoder before it does.
+    public mutating func register(_ decoder: any ImageDecoding) {
+        addedDecoders.append(decoder)
+    }
+
+    /// Adds `encoder` for `format`. A built-in format keeps its built-in encoder.
+    public mutating func register(_ encoder: any ImageEncoding, for format: ImageFormat) {
+        addedEncoders[format] = encoder
+    }
+
+    /// Every decoder in the order inputs are offered to them: the built-in ones (with this
+    /// codec's limits), then the added ones.
+    public var decoders: [any ImageDecoding] {
+        let builtIn: [any ImageDecoding] = [
+            JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG), PNGDecoder(limits: limits),
+            GIFDecoder(limits: limits), WebPDecoder(limits: limits), AVIFDecoder(limits: limits), HEICDecoder(limits: limits),
+        ]
+        return builtIn + addedDecoders
+    }
+
+    /// The encoder of each format: the built-in ones, and the added ones for other formats.
+    public var encoders: [ImageFormat: any ImageEncoding] {
+        let builtIn: [ImageFormat: any ImageEncoding] = [.jpeg: JPEGEncoder(), .png: PNGEncoder(), .webp: WebPEncoder(), .avif: AVIFEncoder()]
+        return builtIn.merging(addedEncoders) { kept, _ in kept }
+    }
+
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
-        try FormatDetector.decodableFormat(prefix)
+        try decoder(for: prefix).format
+    }
+
+    /// The first decoder that recognises `prefix`, and the format it names.
+    /// - Throws: as ``FormatDetector/decodableFormat(_:)`` when none does.
+    func decoder(for prefix: Data) throws(ImageDecodingError) -> (decoder: any ImageDecoding, format: ImageFormat) {
+        for decoder in decoders {
+            if let format = try? decoder.detectFormat(of: prefix) { return (decoder, format) }
+        }
+        return (decoders[0], try FormatDetector.decodableFormat(prefix))
     }
 
     /// Decodes `input` at the options' target size: inside it for `fit`, exactly it for `fill`
     /// (the covering size with its centre cropped), never larger than the original.
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
-        switch try detectFormat(of: InputReader.prefix(of: input)) {
-        case .jpeg: try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decode(input, options: options)
-        case .png: try PNGDecoder(limits: limits).decode(input, options: options)
-        case .gif: try GIFDecoder(limits: limits).decode(input, options: options)
-        case .webp: try WebPDecoder(limits: limits).decode(input, options: options)
-        case .avif: try AVIFDecoder(limits: limits).decode(input, options: options)
-        case .heic: try HEICDecoder(limits: limits).decode(input, options: options)
-        case let format: throw .unsupportedFormat(format)
-        }
+        try decoder(for: InputReader.prefix(of: input)).decoder.decode(input, options: options)
     }
 
-    /// A JPEG's DCT-scaled decode, kept by the pipeline to make later sizes from; `nil` for
-    /// the other formats, whose decoders have no cheaper reduced decode.
+    /// The chosen decoder's reduced decode (a JPEG's DCT-scaled one), kept by the pipeline to
+    /// make later sizes from; `nil` for formats without a cheaper reduced decode.
     public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
-        guard try detectFormat(of: InputReader.prefix(of: input)) == .jpeg else { return nil }
-        return try JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG).decodeReduction(input, options: options)
+        try decoder(for: InputReader.prefix(of: input)).decoder.decodeReduction(input, options: options)
     }
 
     public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? {
         Rescaling.rescale(reduction, options: options)
     }
 
-    /// What the input's header says: format, displayed size, orientation, alpha, frames.
+    /// What the input's header says: format, displayed size, orientation, alpha, frames. A
+    /// decoder that does not read headers (``ImageInfoReading``) decodes the input to say it.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
-        switch try detectFormat(of: InputReader.prefix(of: input)) {
-        case .jpeg: try JPEGDecoder(limits: limits).info(input)
-        case .png: try PNGDecoder(limits: limits).info(input)
-        case .gif: try GIFDecoder(limits: limits).info(input)
-        case .webp: try WebPDecoder(limits: limits).info(input)
-        case .avif: try AVIFDecoder(limits: limits).info(input)
-        case .heic: try HEICDecoder(limits: limits).info(input)
-        case let format: throw .unsupportedFormat(format)
-        }
+        let (decoder, format) = try decoder(for: InputReader.prefix(of: input))
+        if let reader = decoder as? any ImageInfoReading { return try reader.info(input) }
+        let image = try decoder.decode(input, options: DecodingOptions())
+        return ImageInfo(format: format, width: image.width, height: image.height, orientation: 1,
+                         hasAlpha: image.pixelFormat.hasAlpha, frameCount: image.animation?.frames.count ?? 1)
     }
 
     /// `image` with its carried `ColorProfile` applied: pixels converted to sRGB and the
@@ -75,12 +111,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     }
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
-        switch options.format {
-        case .jpeg: try JPEGEncoder().encode(image, options: options)
-        case .png: try PNGEncoder().encode(image, options: options)
-        case .webp: try WebPEncoder().encode(image, options: options)
-        case .avif: try AVIFEncoder().encode(image, options: options)
-        default: throw .unsupportedFormat(options.format)
-        }
+        guard let encoder = encoders[options.format] else { throw .unsupportedFormat(options.format) }
+        return try encoder.encode(image, options: options)
     }
 }
