@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Osprey
+import OspreyPrograms
 
 /// `osprey load`: images through the full pipeline, with the tier each came from.
 struct LoadCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct LoadCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The http or https URLs.")
+    @Argument(help: "The images: http, https, file or data URLs, or paths.")
     var urls: [String]
 
     @Option(help: "The size to load at, WxH (default: full size).")
@@ -42,7 +43,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let process { _ = try Self.processors(process) }
-        for url in urls where URL(string: url)?.scheme == nil { throw ValidationError("not a URL: \(url)") }
+        for url in urls where SourceArgument.url(url) == nil { throw ValidationError("not a URL or a path: \(url)") }
     }
 
     static func processors(_ list: String) throws -> [any ImageProcessing] {
@@ -61,7 +62,7 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let processors = try process.map(Self.processors) ?? []
         let pipeline = try cache.pipeline()
-        let requests = urls.map { Self.request(URL(string: $0)!, size: size?.size, mode: mode, processors: processors) }
+        let requests = urls.map { Self.request(SourceArgument.url($0)!, size: size?.size, mode: mode, processors: processors) }
         let progress = CountReporter(label: "load")
         let total = requests.count
         let provider = CountingProvider(pipeline: pipeline) { progress.advance(of: total) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Osprey
+import OspreyPrograms
 
 /// `osprey prefetch`: fill the disk cache ahead of need.
 struct PrefetchCommand: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The file of URLs, one a line.")
+    @Option(help: "The file of URLs or paths, one a line.")
     var from: String
 
     @Option(help: "Loads at once (default 5).")
@@ -44,7 +45,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let urls = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         var requests: [ImageRequest] = []
         for line in urls {
-            guard let url = URL(string: line), url.scheme != nil else { throw ValidationError("not a URL: \(line)") }
+            guard let url = SourceArgument.url(line) else { throw ValidationError("not a URL or a path: \(line)") }
             requests.append(ImageRequest(url: url))
         }
         let prefetcher = ImagePrefetcher(pipeline: try cache.pipeline(maxConcurrentTransfers: concurrency), maxConcurrentLoads: concurrency)

@@ -35,6 +35,13 @@ public struct OspreyConfiguration: Sendable {
     public var decodingLimits: DecodingLimits
     /// Decodes and processing runs at once (default: one per core).
     public var maxConcurrentDecodes: Int
+    /// Loaders of URL schemes of your own, beside `http`, `https`, `file` and `data`
+    /// (`SchemeDataLoader`).
+    public var loaders: [String: any DataLoading] = [:]
+    /// Decoders of formats of your own, asked after the built-in ones (`ImageCodec.register(_:)`).
+    public var decoders: [any ImageDecoding] = []
+    /// Encoders of formats of your own (`ImageCodec.register(_:for:)`).
+    public var encoders: [ImageFormat: any ImageEncoding] = [:]
     /// A cache the machines of a fleet share, behind the disk cache (default: none), such as
     /// `OspreyRedisCache`'s `RedisDataCache`. With it, the data cache is a `TieredDataCache`:
     /// disk, then the shared cache, then the network; responses from it report the `shared` tier.
@@ -96,13 +103,16 @@ public struct OspreyConfiguration: Sendable {
 
     private func configuration(disk: DiskCache?) -> ImagePipeline.Configuration {
         let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
-        let codec = ImageCodec(limits: decodingLimits)
+        var codec = ImageCodec(limits: decodingLimits)
+        for decoder in decoders { codec.register(decoder) }
+        for (format, encoder) in encoders { codec.register(encoder, for: format) }
         var dataCache: (any DataCaching)? = disk
         if let sharedCache {
             dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache
         }
         return ImagePipeline.Configuration(
-            dataLoader: CurlDataLoader(configuration: network), decoder: codec, imageCache: memory, dataCache: dataCache,
+            dataLoader: loaders.reduce(SchemeDataLoader.standard(network: CurlDataLoader(configuration: network))) { $0.adding($1.value, for: $1.key) },
+            decoder: codec, imageCache: memory, dataCache: dataCache,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger

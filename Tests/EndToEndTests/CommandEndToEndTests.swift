@@ -21,6 +21,24 @@ struct CommandEndToEndTests {
         #expect(image.size == PixelSize(width: 100, height: 100) && image.pixelFormat.hasAlpha, "filled, cropped, rounded")
     }
 
+    @Test func loadAndPrefetchTakePathsAndDataURLs() throws {
+        let e = try EndToEnd()
+        defer { e.finish() }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-load-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let photo = try Corpus.file("photos/jolla.jpg").path
+        let png = try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png")).base64EncodedString()
+        let loaded = try e.osprey(["load", photo, "data:image/png;base64," + png, "--size", "24x24", "--mode", "fill", "-o", out.path])
+        #expect(loaded.status == 0, "\(loaded.stdout)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        let sizes = try written.map { try ImageCodec().info(.file(path: out.appendingPathComponent($0).path)) }.map { "\($0.width)x\($0.height)" }
+        #expect(sizes == ["24x24", "24x24"])
+        #expect(try e.osprey(["load", "/nonexistent/osprey.jpg"]).status != 0)
+        let list = out.appendingPathComponent("list.txt")
+        try (photo + "\n").write(to: list, atomically: true, encoding: .utf8)
+        #expect(try e.osprey(["prefetch", "--from", list.path]).status == 0)
+    }
+
     @Test func prefetchSummarisesAndSkipsWhatIsCached() throws {
         let e = try EndToEnd()
         defer { e.finish() }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a ``DataLoading`` could not deliver bytes.
 public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The URL's scheme is not one the loader fetches (only `http` and `https` are).
+    /// The URL's scheme is not one the loader fetches.
     case unsupportedScheme(String, url: String)
     /// The server answered with a status outside 2xx (and not a requested 304).
     case httpStatus(Int, url: String)
@@ -22,6 +22,12 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
     case untrustedServer(url: String, reason: String)
     /// Any other transport failure, with the transport's own message.
     case transport(String, url: String)
+    /// A `file:` URL names no file (or a folder).
+    case fileNotFound(url: String)
+    /// A `file:` URL's file exists and could not be read.
+    case fileUnreadable(url: String, reason: String)
+    /// A `data:` URL that is not `data:[type][;base64],payload`, or whose payload does not decode.
+    case malformedDataURL(reason: String)
     /// The source, or a redirect's target, is one the loader's policy keeps out
     /// (``AddressPolicy``): nothing was sent to it.
     case refused(SourceRefusal, url: String)
@@ -38,7 +44,7 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case let .unsupportedScheme(scheme, url): "unsupported URL scheme '\(scheme)' in \(url): only http and https are fetched"
+        case let .unsupportedScheme(scheme, url): "unsupported URL scheme '\(scheme)' in \(url): no loader fetches it"
         case let .httpStatus(status, url): "HTTP \(status) for \(url)"
         case let .connectionFailed(url, reason): "could not connect to \(url): \(reason)"
         case let .timedOut(kind, url): "\(kind.rawValue) timeout for \(url)"
@@ -49,6 +55,9 @@ public enum DataLoadingError: Error, Hashable, Sendable, CustomStringConvertible
         case let .untrustedServer(url, reason): "could not verify the server of \(url): \(reason)"
         case let .transport(message, url): "transfer of \(url) failed: \(message)"
         case let .refused(reason, url): "refused \(url): \(reason)"
+        case let .fileNotFound(url): "no file at \(url)"
+        case let .fileUnreadable(url, reason): "could not read \(url): \(reason)"
+        case let .malformedDataURL(reason): "malformed data: URL: \(reason)"
         }
     }
 }

@@ -58,8 +58,12 @@ public final class ImagePipeline: ImageProviding {
     /// The keys `request` is cached under in this pipeline (its URL normalised by
     /// ``Configuration/urlNormalization``): the processed image's and the original bytes'.
     public func keys(for request: ImageRequest) -> CacheKeys {
-        CacheKeys(image: request.imageKey(normalizing: configuration.urlNormalization),
-                  data: request.dataKey(normalizing: configuration.urlNormalization))
+        var request = request
+        if request.customCacheKey == nil, let version = LocalFileVersion.of(request.source) {
+            request.customCacheKey = request.source.cacheIdentifier(normalizing: configuration.urlNormalization) + "@v=" + version
+        }
+        return CacheKeys(image: request.imageKey(normalizing: configuration.urlNormalization),
+                         data: request.dataKey(normalizing: configuration.urlNormalization))
     }
 
     /// What `request` will do in this pipeline.
