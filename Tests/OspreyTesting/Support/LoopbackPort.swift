@@ -15,7 +15,7 @@ public enum LoopbackPort {
     /// A socket bound to a fresh port and not listening, as an outgoing connection holds its
     /// local port: a server cannot bind the port until `descriptor` is closed.
     public static func hold() throws -> (descriptor: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
@@ -30,7 +30,7 @@ public enum LoopbackPort {
 
     /// Whether something accepts connections on `port` now.
     public static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = loopback(port: port)

@@ -53,7 +53,8 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Starts listening on 127.0.0.1 on a free port.
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a server or tool another test spawns must not hold this socket open.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -128,6 +129,7 @@ public final class TestHTTPServer: @unchecked Sendable {
                 return
             }
             state.withLock { $0.opened += 1 }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             Thread { [self] in
