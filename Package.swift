@@ -134,16 +134,23 @@ let package = Package(
             path: "Modules/Data/MemoryCache",
             swiftSettings: swiftSettings
         ),
+        // Large buffers mapped apart and malloc's tuning: what the network, the disk cache
+        // and the programs share below the Domain's values and ports.
+        .target(
+            name: "OspreyAllocation",
+            path: "Modules/Data/Allocation",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "OspreyDiskCache",
-            dependencies: ["OspreyDomain", "CSQLite", "CCrypto", logging],
+            dependencies: ["OspreyDomain", "OspreyAllocation", "CSQLite", "CCrypto", logging],
             path: "Modules/Data/DiskCache",
             swiftSettings: swiftSettings
         ),
 
         .target(
             name: "OspreyNetwork",
-            dependencies: ["OspreyDomain", "CCurl", "CCurlShims"],
+            dependencies: ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims"],
             path: "Modules/Data/Network",
             swiftSettings: swiftSettings
         ),
@@ -188,14 +195,14 @@ let package = Package(
         .executableTarget(
             name: "osprey",
             dependencies: ["OspreyPrograms", "Osprey", "OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
-                           "OspreyNetwork", "OspreyRedisCache", argumentParser],
+                           "OspreyNetwork", "OspreyRedisCache", "OspreyAllocation", argumentParser],
             path: "Apps/osprey",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "osprey-server",
-            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", hummingbird, argumentParser, logging,
+            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", "OspreyAllocation", hummingbird, argumentParser, logging,
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Apps/osprey-server",

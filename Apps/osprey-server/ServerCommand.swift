@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Osprey
+import OspreyAllocation
 import OspreyDomain
 import OspreyPrograms
 import OspreyServer

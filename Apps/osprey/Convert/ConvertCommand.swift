@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OspreyCodec
+import OspreyAllocation
 import OspreyDomain
 
 /// `osprey convert`: decode (at target sizes), encode; one image to one file, or many images

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import OspreyAllocation
 import OspreyDomain
 
 /// Reads a cache file whose size the index already knows: one open, one read, one close —

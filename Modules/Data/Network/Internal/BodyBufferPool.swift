@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OspreyAllocation
 import OspreyDomain
 
 /// Memory for response bodies, handed back when the caller lets go of the `Data` and reused
