@@ -28,6 +28,9 @@ extension CPUBoundCodecTests {
                 ("pngsuite/s09n3p02.png", PixelSize(width: 9, height: 9)),
                 ("webp/libwebp-test-data/alpha/lossy_alpha1.webp", PixelSize(width: 1000, height: 307)),
                 ("webp/animated/sharp_rotating-squares.webp", PixelSize(width: 80, height: 80)),
+                ("gif/kingfisher_single-frame.gif", PixelSize(width: 120, height: 64)),
+                ("avif/libavif_colors-animated-8bpc.avif", PixelSize(width: 150, height: 150)),
+                ("heic/kingfisher_gradient-10b-displayp3-alpha.heic", PixelSize(width: 64, height: 64)),
             ], invalid: ["pngsuite/xcsn0g01.png", "pngsuite/xhdn0g08.png", "jpeg/sharp/truncated.jpg", "jpeg/sharp/corrupt-header.jpg"])).run(check)
         }
 
@@ -39,6 +42,12 @@ extension CPUBoundCodecTests {
                                                             invalid: ["pngsuite/xdtn0g01.png", "jpeg/pillow/hopper.jpg"])).run(check)
             try ImageDecodingContract(fixture: Self.fixture(WebPDecoder(), valid: [("webp/libwebp-test-data/lossless/lossless2.webp", PixelSize(width: 1000, height: 307))],
                                                             invalid: ["pngsuite/basn0g01.png"])).run(check)
+            try ImageDecodingContract(fixture: Self.fixture(GIFDecoder(), valid: [("gif/kingfisher_single-frame.gif", PixelSize(width: 120, height: 64))],
+                                                            invalid: ["pngsuite/basn0g01.png"])).run(check)
+            try ImageDecodingContract(fixture: Self.fixture(AVIFDecoder(), valid: [("avif/libavif_colors-animated-8bpc.avif", PixelSize(width: 150, height: 150))],
+                                                            invalid: ["pngsuite/basn0g01.png"])).run(check)
+            try ImageDecodingContract(fixture: Self.fixture(HEICDecoder(), valid: [("heic/kingfisher_gradient-10b-displayp3-alpha.heic", PixelSize(width: 64, height: 64))],
+                                                            invalid: ["jpeg/pillow/hopper.jpg"])).run(check)
         }
     }
 }
