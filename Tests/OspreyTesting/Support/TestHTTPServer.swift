@@ -87,7 +87,19 @@ public final class TestHTTPServer: @unchecked Sendable {
             return state.stopped
         }
         guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
+        // Only while the descriptor is still this server's socket: closed by mistake elsewhere
+        // in the process, its number may now be another test's socket.
+        if Self.localPort(of: listener) == port { shutdown(listener, Int32(SHUT_RDWR)) }
+    }
+
+    /// The local port of the socket `fd`, or `nil` when it is no IPv4 socket.
+    private static func localPort(of fd: Int32) -> Int? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        return named && address.sin_family == sa_family_t(AF_INET) ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     /// `http://127.0.0.1:PORT/path`.
@@ -126,6 +138,15 @@ public final class TestHTTPServer: @unchecked Sendable {
             if state.withLock({ $0.stopped }) {  // accepted as it stopped
                 close(client)
                 close(listener)
+                return
+            }
+            // A connection to another port means this descriptor number is no longer this
+            // server's listener (closed elsewhere and reused): never answer another test's
+            // client from these files; stop, and leave the descriptor to its owner.
+            guard Self.localPort(of: client) == port else {
+                close(client)
+                FileHandle.standardError.write(Data("TestHTTPServer on \(port): its listener descriptor was reused; stopping\n".utf8))
+                state.withLock { $0.stopped = true }
                 return
             }
             state.withLock { $0.opened += 1 }
