@@ -39,7 +39,7 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@python3 -c 'import png, PIL, pillow_heif, imgproxy, moto.server, boto3' 2>/dev/null && command -v moto_server >/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
+	@python3 -c 'import png, PIL, pillow_heif, imgproxy, moto.server, boto3' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
 		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
 

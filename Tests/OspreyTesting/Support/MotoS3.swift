@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 
-/// A real S3 API on 127.0.0.1: moto's server (`moto_server` from PyPI, installed by
+/// A real S3 API on 127.0.0.1: moto's server (`moto[server]` from PyPI, installed by
 /// `make setup`) on a port of its own, with signatures checked. After the first three
 /// requests (which make an IAM user, its access key and a policy allowing it S3) every
 /// request must be signed with that key. `bucket` holds the files given.
@@ -16,7 +16,8 @@ public final class MotoS3: @unchecked Sendable {
     /// Starts moto, makes the user and `bucket`, and puts each of `objects` (key → bytes).
     public init(bucket: String, objects: [String: Data]) throws {
         server = try SpawnedServer.onFreePort(startingWithin: 60) {
-            ["env", "INITIAL_NO_AUTH_ACTION_COUNT=3", "moto_server", "-H", "127.0.0.1", "-p", "\($0)"]
+            // Through the interpreter, not the `moto_server` script: pip may put scripts where PATH does not look.
+            ["env", "INITIAL_NO_AUTH_ACTION_COUNT=3", "python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", "\($0)"]
         }
         endpoint = "http://127.0.0.1:\(server.port)"
         let script = """
