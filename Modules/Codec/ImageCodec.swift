@@ -71,7 +71,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         for decoder in decoders {
             if let format = try? decoder.detectFormat(of: prefix) { return (decoder, format) }
         }
-        return (decoders[0], try FormatDetector.decodableFormat(prefix))
+        // No decoder took it: say why as the detector does (not an image, or not decodable).
+        let format = try FormatDetector.decodableFormat(prefix)
+        throw .unsupportedFormat(format)
     }
 
     /// Decodes `input` at the options' target size: inside it for `fit`, exactly it for `fill`

@@ -3,11 +3,9 @@ import OspreyDomain
 @_spi(Parsing) import OspreyNetwork
 
 extension ImageService {
-    /// Where a URL's image is read from, and for a local file, what tells its versions apart.
+    /// Where a URL's image is read from, and for a local file, when it was last changed.
     struct ResolvedSource {
         let source: ImageSource
-        /// A local file's size and modification time: part of the answer's key and tag.
-        let version: String?
         /// A local file's modification time, as `Last-Modified` writes it.
         let lastModified: String?
     }
@@ -31,10 +29,10 @@ extension ImageService {
             if let refusal = configuration.sources.refusal(forStoreSource: url) { throw .refused(refusal) }
             let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
             guard let object = URL(string: base + "/" + url.absoluteString.dropFirst("s3://".count)) else { throw .refused(.scheme) }
-            return ResolvedSource(source: .url(object), version: nil, lastModified: nil)
+            return ResolvedSource(source: .url(object), lastModified: nil)
         default:
             if let refusal = configuration.sources.refusal(for: url) { throw .refused(refusal) }
-            return ResolvedSource(source: .url(url), version: nil, lastModified: nil)
+            return ResolvedSource(source: .url(url), lastModified: nil)
         }
     }
 
@@ -45,8 +43,7 @@ extension ImageService {
         guard file.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else { throw .refused(.outsideRoot) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
               attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { throw .notFound }
-        return ResolvedSource(source: .file(path: file), version: "\(size)-\(modified.timeIntervalSince1970)",
-                              lastModified: HTTPHeaderParser.httpDate(from: modified))
+              let modified = attributes[.modificationDate] as? Date else { throw .notFound }
+        return ResolvedSource(source: .file(path: file), lastModified: HTTPHeaderParser.httpDate(from: modified))
     }
 }

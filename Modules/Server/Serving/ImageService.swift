@@ -73,10 +73,8 @@ public final class ImageService: Sendable {
            let unprocessed = await unprocessed(resolved, options: parsed.options) {
             return unprocessed
         }
-        var imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark)
-        // A local file's version in its key: a file changed in place is a new image, and its
-        // reduction in memory a new one too.
-        if let version = resolved.version { imageRequest.customCacheKey = resolved.source.cacheIdentifier + "@v=" + version }
+        // A local file's size and time are in the pipeline's keys, so this answer's key too.
+        let imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark)
         let offers = negotiation.offers(accept: request.headers[.accept])
         let format = configuration.enforcedFormats.first(where: offers.contains) ?? parsed.options.format
         let choice = AnswerChoice(format: format, offers: format == nil ? offers : [],

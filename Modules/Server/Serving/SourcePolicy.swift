@@ -38,7 +38,7 @@ public struct SourcePolicy: Sendable {
             return .scheme
         }
         let text = url.absoluteString
-        if (allowedPrefixes + endpoints).contains(where: { text.hasPrefix($0) }) { return nil }
+        if allowedPrefixes.contains(where: { text.hasPrefix($0) }) || endpoints.contains(where: { text.hasPrefix($0) }) { return nil }
         if !allowedPrefixes.isEmpty { return .notAllowed }
         return addressPolicy.refusal(forHost: host)
     }

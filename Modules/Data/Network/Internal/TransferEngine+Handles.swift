@@ -77,12 +77,14 @@ extension TransferEngine {
         osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         var headers = request.headers
-        // Set every time: a kept handle still holds the previous transfer's signing.
         let signing = configuration.awsSigning.first { transfer.urlString.hasPrefix($0.endpoint) }
-        osp_curl_setopt_string(easy, CURLOPT_AWS_SIGV4, signing?.curlProvider)
-        let credentials: String? = signing.map { "\($0.accessKeyID):\($0.secretAccessKey)" }
-        osp_curl_setopt_string(easy, CURLOPT_USERPWD, credentials)
-        osp_curl_setopt_string(easy, CURLOPT_USERAGENT, signing == nil ? nil : Self.userAgent)
+        if !configuration.awsSigning.isEmpty {
+            // Set every time: a kept handle still holds the previous transfer's signing.
+            osp_curl_setopt_string(easy, CURLOPT_AWS_SIGV4, signing?.curlProvider)
+            let credentials: String? = signing.map { "\($0.accessKeyID):\($0.secretAccessKey)" }
+            osp_curl_setopt_string(easy, CURLOPT_USERPWD, credentials)
+            osp_curl_setopt_string(easy, CURLOPT_USERAGENT, signing == nil ? nil : Self.userAgent)
+        }
         if let token = signing?.sessionToken { headers["x-amz-security-token"] = token }
         // S3 wants the payload's hash signed too; a GET's is the empty body's (libcurl 7.88 leaves it out).
         if signing?.service == "s3" { headers["x-amz-content-sha256"] = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }
