@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libavif-dev libheif-dev
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libavif-dev libheif-dev libjxl-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
 # WebP, GIF, APNG and AVIF; pillow-heif for HEIC; imgproxy, a URL builder, for the server tests.
 PIP_PACKAGES := pypng Pillow pillow-heif imgproxy 'moto[server]' boto3
@@ -50,7 +50,7 @@ build: setup ## Build the tools in release mode (Swift's runtime linked in); the
 # The browser test drives headless Chromium (Debian's chromium) over the demo's gallery (its
 # photographs from lomiri-wallpapers-16.04), and the colour tests compare with libvips
 # (libvips-tools); only the tests and the demo need them.
-test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04
+test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools
 test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
 	$(RELEASE_BUILD) --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
@@ -98,6 +98,7 @@ test-asan: setup ## The test suite and the soak under AddressSanitizer and LeakS
 	$(LSAN_ENV) OSPREY_SOAK=1 OSPREY_SOAK_REQUESTS=5000 $(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan \
 		--filter SoakTests
 
+fuzz: APT_PACKAGES += libjxl-tools
 fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
 	@# A stale build manifest would miss source files added to the root package since, and the
 	@# root package's modules can be kept compiled against older types (see bench).

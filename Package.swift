@@ -65,6 +65,7 @@ let package = Package(
         // CCodecLoader provides their functions.
         .systemLibrary(name: "CAVIF", path: "Modules/C/CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", path: "Modules/C/CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", path: "Modules/C/CJXL", providers: [.apt(["libjxl-dev"])]),
         // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
@@ -78,11 +79,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif")]
         ),
 
-        // libavif and libheif opened on first use (dlopen), so a process that meets neither
-        // does not load them and their codecs; CAVIF and CHEIF give their headers only.
+        // libavif, libheif and libjxl opened on first use (dlopen), so a process that meets none
+        // does not load them and their codecs; CAVIF, CHEIF and CJXL give their headers only.
         .target(
             name: "CCodecLoader",
-            dependencies: ["CAVIF", "CHEIF"],
+            dependencies: ["CAVIF", "CHEIF", "CJXL"],
             path: "Modules/C/CCodecLoader",
             linkerSettings: [.linkedLibrary("dl")]
         ),
@@ -114,7 +115,7 @@ let package = Package(
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
         .target(
             name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CCodecLoader", logging],
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CJXL", "CCodecLoader", logging],
             path: "Modules/Codec",
             swiftSettings: swiftSettings
         ),

@@ -34,6 +34,7 @@ let package = Package(
         fuzzTarget("FuzzAPNG", []),
         fuzzTarget("FuzzAVIF", []),
         fuzzTarget("FuzzHEIC", []),
+        fuzzTarget("FuzzJXL", []),
         fuzzTarget("FuzzProfile", ["OspreyCodec", "OspreyDomain"]),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),

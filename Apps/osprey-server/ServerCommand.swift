@@ -38,6 +38,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
     @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
+    @Flag(help: "Answer JPEG XL to clients that accept it (image/jxl), before AVIF and WebP.") var jxl = false
     @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
     @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
@@ -54,7 +55,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Requests must carry Authorization: Bearer SECRET.") var secret: String?
     @Option(help: "Access-Control-Allow-Origin of image answers, e.g. * or https://app.example.com.") var corsOrigin: String?
     @Flag(help: "Answers' Cache-Control max-age follows the source's freshness where it gave one.") var cacheControlPassthrough = false
-    @Option(help: "A format answered to clients that accept it even over the URL's: webp or avif; repeat for both.")
+    @Option(help: "A format answered to clients that accept it even over the URL's: webp, avif or jxl; repeat for more.")
     var enforceFormat: [String] = []
     @Option(help: "A format for answers when the URL names none and the client takes no offered one, most preferred first; repeat.")
     var preferredFormat: [String] = []
@@ -124,6 +125,7 @@ struct ServerCommand: AsyncParsableCommand {
             onlyPresets: Setting.flag(onlyPresets, "ONLY_PRESETS"))
         try configureSources(&serving, decoder: parts.pipeline.configuration.decoder)
         serving.s3Endpoint = s3Endpoint
+        serving.offersJXL = Setting.flag(jxl, "JXL")
         let service = ImageService(pipeline: parts.pipeline, configuration: serving)
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)

@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzProfile FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
 # Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
 export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
@@ -22,11 +22,23 @@ seeds() {
         FuzzAPNG) echo "$corpus/apng" ;;
         FuzzAVIF) echo "$corpus/avif" ;;
         FuzzHEIC) echo "$corpus/heic" ;;
+        FuzzJXL) echo "$work/jxl-seeds" ;;
         FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;
     esac
 }
+
+# JPEG XL seeds made by cjxl (Debian's libjxl-tools) from small corpus images: lossy, lossless,
+# with alpha, animated, and a recompressed JPEG.
+mkdir -p "$work/jxl-seeds"
+if [ -z "$(ls -A "$work/jxl-seeds")" ]; then
+    cjxl "$corpus/pngsuite/basn2c08.png" "$work/jxl-seeds/lossy.jxl" -d 1 -e 3 >/dev/null 2>&1 || true
+    cjxl "$corpus/pngsuite/basn6a08.png" "$work/jxl-seeds/alpha.jxl" -d 0 -e 1 >/dev/null 2>&1 || true
+    cjxl "$corpus/pngsuite/basn0g16.png" "$work/jxl-seeds/gray16.jxl" -d 0 -e 1 >/dev/null 2>&1 || true
+    cjxl "$corpus/gif/linku_star.gif" "$work/jxl-seeds/animated.jxl" -e 1 >/dev/null 2>&1 || true
+    cjxl "$corpus/jpeg/libjpeg-turbo/testorig.jpg" "$work/jxl-seeds/jpeg.jxl" >/dev/null 2>&1 || true
+fi
 
 # EXIF payloads (the APP1 segments after "Exif\0\0") cut from the orientation examples.
 mkdir -p "$work/exif-seeds"

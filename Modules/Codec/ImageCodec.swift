@@ -2,7 +2,7 @@ import Foundation
 import OspreyDomain
 
 /// The default codec: a registry of decoders and encoders. Built in, it decodes JPEG, PNG
-/// (and APNG), GIF, WebP, AVIF and HEIC and encodes JPEG, PNG, WebP and AVIF; decoders and
+/// (and APNG), GIF, WebP, AVIF, HEIC and JPEG XL and encodes JPEG, PNG, WebP, AVIF and JPEG XL; decoders and
 /// encoders of your own are added with ``register(_:)`` and ``register(_:for:)``.
 ///
 /// A decoder is chosen by the input's first bytes, never by file extension or Content-Type:
@@ -51,13 +51,15 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         let builtIn: [any ImageDecoding] = [
             JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG), PNGDecoder(limits: limits),
             GIFDecoder(limits: limits), WebPDecoder(limits: limits), AVIFDecoder(limits: limits), HEICDecoder(limits: limits),
+            JXLDecoder(limits: limits),
         ]
         return builtIn + addedDecoders
     }
 
     /// The encoder of each format: the built-in ones, and the added ones for other formats.
     public var encoders: [ImageFormat: any ImageEncoding] {
-        let builtIn: [ImageFormat: any ImageEncoding] = [.jpeg: JPEGEncoder(), .png: PNGEncoder(), .webp: WebPEncoder(), .avif: AVIFEncoder()]
+        let builtIn: [ImageFormat: any ImageEncoding] = [.jpeg: JPEGEncoder(), .png: PNGEncoder(), .webp: WebPEncoder(), .avif: AVIFEncoder(),
+                                                        .jxl: JXLEncoder()]
         return builtIn.merging(addedEncoders) { kept, _ in kept }
     }
 

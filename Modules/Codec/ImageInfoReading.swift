@@ -14,3 +14,4 @@ extension GIFDecoder: ImageInfoReading {}
 extension WebPDecoder: ImageInfoReading {}
 extension AVIFDecoder: ImageInfoReading {}
 extension HEICDecoder: ImageInfoReading {}
+extension JXLDecoder: ImageInfoReading {}

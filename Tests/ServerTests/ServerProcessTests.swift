@@ -123,15 +123,18 @@ struct ServerProcessTests {
     @Test func theFormatFollowsAcceptAndAConditionalRequestGets304() throws {
         let origin = try Self.origin()
         defer { origin.stop() }
-        let server = try Self.server(origin, ["--avif"])
+        let server = try Self.server(origin, ["--avif", "--jxl"])
         defer { #expect(server.stop() == 0) }
         let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 96, height: 96),
                                     Spec(url: origin.url("/files/alpha.png").absoluteString, width: 16, height: 16)])
+        let jxl = try server.get(paths[0], headers: ["Accept: image/jxl,image/avif,image/webp,*/*"])
+        #expect(jxl.headers.contains("content-type: image/jxl") && FormatDetector.detect(jxl.body) == .jxl)
         let avif = try server.get(paths[0], headers: ["Accept: image/avif,image/webp,*/*"])
         #expect(avif.headers.contains("content-type: image/avif") && avif.headers.contains("vary: accept"))
         #expect(try server.get(paths[0], headers: ["Accept: image/webp,*/*"]).headers.contains("content-type: image/webp"))
         let jpeg = try server.get(paths[0], headers: ["Accept: */*"])
         #expect(jpeg.headers.contains("content-type: image/jpeg"))
+        #expect(try Self.size(jxl.body) == Self.size(jpeg.body), "JPEG XL at the asked size")
         #expect(jpeg.headers.contains("cache-control: public, max-age="))
         #expect(try server.get(paths[1], headers: ["Accept: */*"]).headers.contains("content-type: image/png"), "alpha kept")
         // The head is read lowercased; a weak tag's `W/` is case-sensitive.
@@ -251,5 +254,7 @@ struct ServerProcessTests {
         #expect(throws: ImgproxyError.malformed("no source")) { try ImgproxyPath("/_/w:10") }
         #expect(FormatNegotiation(offersAVIF: false).format(accept: "image/avif,image/webp", hasAlpha: false, isAnimated: false) == .webp)
         #expect(FormatNegotiation(offersAVIF: true).format(accept: "image/webp;q=0, */*", hasAlpha: false, isAnimated: false) == .jpeg)
+        #expect(FormatNegotiation(offersAVIF: true).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .avif)
+        #expect(FormatNegotiation(offersAVIF: true, offersJXL: true).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .jxl)
     }
 }

@@ -12,7 +12,7 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert images, optionally to target sizes, into another format.",
         discussion: """
             One image: -o names the output file, whose extension gives the format (.jpg/.jpeg, \
-            .png, .webp or .avif).
+            .png, .webp, .avif or .jxl).
 
             Many images: give several files, folders (their images; with --recursive, their \
             subfolders' too, kept as subfolders of the output), or --from a list of paths (- for \
@@ -27,8 +27,8 @@ struct ConvertCommand: ParsableCommand {
             status 1 when some inputs failed and the others were written.
 
             --mode fit keeps the aspect ratio inside WxH; --mode fill covers WxH and crops \
-            the centre. Images are never enlarged. An animated input (GIF, APNG, WebP) stays \
-            animated when the output is WebP, unless --first-frame; other outputs take the \
+            the centre. Images are never enlarged. An animated input (GIF, APNG, WebP, JPEG XL) stays \
+            animated when the output is WebP or JPEG XL, unless --first-frame; other outputs take the \
             first frame. Colours are converted to sRGB through the input's ICC profile unless \
             --keep-profile, which leaves them as stored and embeds the profile in the output.
 
@@ -41,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Input image files or folders.")
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png, .webp or .avif), or folder for many images.")
+    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png, .webp, .avif or .jxl), or folder for many images.")
     var output: String
 
     @Option(help: "Target size WxH in pixels; repeat for several outputs per image.")
@@ -50,10 +50,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "fit or fill.")
     var mode: ContentMode = .fit
 
-    @Option(help: "Quality 0...1 for JPEG, WebP and AVIF.")
+    @Option(help: "Quality 0...1 for JPEG, WebP, AVIF and JPEG XL.")
     var quality: Double = 0.8
 
-    @Option(help: "Many images: the output format (jpg, png, webp or avif).")
+    @Option(help: "Many images: the output format (jpg, png, webp, avif or jxl).")
     var format: String?
 
     @Option(help: "Many images: the output file name pattern.")
@@ -80,6 +80,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Keep the input's colours and ICC profile instead of converting to sRGB.")
     var keepProfile = false
 
+    @Flag(help: "Lossless WebP, AVIF or JPEG XL; a JPEG written as .jxl at its own size keeps its DCT coefficients.")
+    var lossless = false
+
     /// One input file to one output file, as `osprey convert in.jpg -o out.webp` always did.
     private var isSingle: Bool {
         var isFolder: ObjCBool = false
@@ -90,7 +93,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     private var settings: ConvertSettings {
-        ConvertSettings(mode: mode, quality: quality, firstFrame: firstFrame, keepProfile: keepProfile)
+        ConvertSettings(mode: mode, quality: quality, firstFrame: firstFrame, keepProfile: keepProfile, lossless: lossless)
     }
 
     func validate() throws {
@@ -98,7 +101,7 @@ struct ConvertCommand: ParsableCommand {
         guard !inputs.isEmpty || from != nil else { throw ValidationError("give an input image, a folder or --from LIST") }
         if isSingle {
             guard Self.format(ofPath: output) != nil else {
-                throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png, .webp or .avif")
+                throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png, .webp, .avif or .jxl")
             }
             return
         }
@@ -107,7 +110,7 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("'\(output)' names a file: for several images or sizes, -o names a folder")
         }
         if let format, Self.format(ofPath: "x." + format) == nil {
-            throw ValidationError("cannot write '\(format)': use jpg, png, webp or avif")
+            throw ValidationError("cannot write '\(format)': use jpg, png, webp, avif or jxl")
         }
         if let name, !OutputNaming.placeholders.contains(where: name.contains) || name.contains("/") {
             throw ValidationError("--name needs {name} and no '/': for example {name}_{width}.{ext}")
@@ -192,6 +195,7 @@ struct ConvertCommand: ParsableCommand {
         case "png": .png
         case "webp": .webp
         case "avif": .avif
+        case "jxl": .jxl
         default: nil
         }
     }

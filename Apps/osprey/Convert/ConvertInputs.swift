@@ -10,7 +10,7 @@ struct ConvertInputs {
     }
 
     /// The extensions a folder's files must have to be taken (named files are always taken).
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "avif", "heic", "heif"]
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "avif", "heic", "heif", "jxl"]
 
     /// The items in the order given, folders' files sorted by path, each path once.
     /// - Throws: ``Failure`` when a folder or the list cannot be read.

@@ -19,6 +19,10 @@ struct ConvertJob {
 
     /// The images written, or the failure.
     func run(_ codec: ImageCodec, _ settings: ConvertSettings, files: OutputFiles) throws(Failure) -> [WrittenImage] {
+        if format == .jxl, settings.lossless, outputs.count == 1, outputs[0].size == nil,
+           (try? codec.detectFormat(of: Data(contentsOf: URL(fileURLWithPath: input)).prefix(16))) == .jpeg {
+            return [try recompressJPEG(codec, files: files)]
+        }
         let frames = settings.frames(for: format)
         var images: [(Image, String)] = []
         do throws(ImageDecodingError) {
@@ -38,7 +42,7 @@ struct ConvertJob {
         for (image, path) in images {
             let data: Data
             do {
-                data = try codec.encode(image, options: EncodingOptions(format: format, quality: settings.quality))
+                data = try codec.encode(image, options: EncodingOptions(format: format, quality: settings.quality, lossless: settings.lossless))
             } catch {
                 throw Failure(message: error.description, status: 65)
             }
@@ -51,6 +55,24 @@ struct ConvertJob {
                                         bytes: data.count, frames: image.animation?.frames.count ?? 1))
         }
         return written
+    }
+
+    /// A JPEG to JPEG XL at its own size, without loss: its DCT coefficients are kept.
+    private func recompressJPEG(_ codec: ImageCodec, files: OutputFiles) throws(Failure) -> WrittenImage {
+        let data: Data, info: ImageInfo
+        do {
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: input))
+            info = try codec.info(.data(jpeg))
+            data = try JXLEncoder().recompress(jpeg: jpeg)
+        } catch {
+            throw Failure(message: "\(error)", status: 65)
+        }
+        do {
+            try files.write(data, to: outputs[0].path)
+        } catch {
+            throw Failure(message: "cannot write \(outputs[0].path): \(error.reason)", status: 73)
+        }
+        return WrittenImage(output: outputs[0].path, format: format.rawValue, width: info.width, height: info.height, bytes: data.count, frames: 1)
     }
 
     /// Several sizes: the file read once, decoded at the smallest size that still covers

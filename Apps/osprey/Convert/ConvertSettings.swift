@@ -6,9 +6,10 @@ struct ConvertSettings: Sendable {
     var quality: Double
     var firstFrame: Bool
     var keepProfile: Bool
+    var lossless: Bool = false
 
-    /// All frames when the output keeps an animation (WebP), else the first.
-    func frames(for format: ImageFormat) -> FrameSelection { format == .webp && !firstFrame ? .all : .first }
+    /// All frames when the output keeps an animation (WebP, JPEG XL), else the first.
+    func frames(for format: ImageFormat) -> FrameSelection { [.webp, .jxl].contains(format) && !firstFrame ? .all : .first }
 
     var colorHandling: ColorHandling { keepProfile ? .preserve : .convertToSRGB }
 }

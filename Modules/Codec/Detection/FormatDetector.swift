@@ -18,6 +18,7 @@ public enum FormatDetector {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
             if ["avif", "avis"].contains(brand) { return .avif }
@@ -36,8 +37,8 @@ public enum FormatDetector {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
         }
-        guard [.jpeg, .png, .webp, .gif, .avif, .heic].contains(format) else {
-            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF and HEIC")
+        guard [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF, HEIC and JPEG XL")
         }
         return format
     }

@@ -20,6 +20,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let heic = ImageFormat(rawValue: "heic")
     /// AVIF (stills and sequences).
     public static let avif = ImageFormat(rawValue: "avif")
+    /// JPEG XL (stills and animations; bare codestreams and the container).
+    public static let jxl = ImageFormat(rawValue: "jxl")
 
     /// The MIME type, such as `image/jpeg`.
     public var mimeType: String { "image/" + rawValue }

@@ -260,6 +260,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
         case "png": return .png
         case "webp": return .webp
         case "avif": return .avif
+        case "jxl": return .jxl
         default: throw .unsupported("format \(text)")
         }
     }

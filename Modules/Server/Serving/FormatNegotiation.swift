@@ -1,17 +1,20 @@
 import Foundation
 import OspreyDomain
 
-/// The format of an answer when the URL names none, from the client's `Accept`: AVIF when
-/// accepted and enabled (it costs more to encode), else WebP, else PNG for an image with
+/// The format of an answer when the URL names none, from the client's `Accept`: JPEG XL, then
+/// AVIF, when accepted and enabled (each opt-in: few browsers take JPEG XL, and AVIF costs
+/// more to encode), else WebP, else PNG for an image with
 /// alpha and JPEG otherwise. An animation stays animated as WebP where accepted.
 package struct FormatNegotiation: Sendable {
     package let offersAVIF: Bool
+    package let offersJXL: Bool
     /// The formats answered when none is offered, most preferred first: the source's own
     /// when listed, else the first that can carry the image. Empty: PNG or JPEG.
     package let preferred: [ImageFormat]
 
-    package init(offersAVIF: Bool, preferred: [ImageFormat] = []) {
+    package init(offersAVIF: Bool, offersJXL: Bool = false, preferred: [ImageFormat] = []) {
         self.offersAVIF = offersAVIF
+        self.offersJXL = offersJXL
         self.preferred = preferred
     }
 
@@ -23,7 +26,7 @@ package struct FormatNegotiation: Sendable {
     /// `accept`: with the image, they decide the answer, so they are part of its cache key.
     package func offers(accept: String?) -> [ImageFormat] {
         let accepted = Self.types(in: accept ?? "")
-        return [offersAVIF ? ImageFormat.avif : nil, .webp].compactMap { $0 }.filter { accepted.contains($0.mimeType) }
+        return [offersJXL ? ImageFormat.jxl : nil, offersAVIF ? .avif : nil, .webp].compactMap { $0 }.filter { accepted.contains($0.mimeType) }
     }
 
     /// The format of the answer, from the formats `offers(accept:)` chose and the image.

@@ -14,6 +14,8 @@ extension ImageService {
         public var sources: SourcePolicy
         /// Answer AVIF to clients that accept it (it costs more to encode).
         public var offersAVIF: Bool
+        /// Answer JPEG XL to clients that accept it (`image/jxl`), before AVIF and WebP.
+        public var offersJXL: Bool
         /// `Cache-Control: public, max-age=` of answers, in seconds.
         public var maxAge: Int
         /// The quality of lossy answers when the URL names none, 1…100.
@@ -66,6 +68,7 @@ extension ImageService {
             self.allowsUnsigned = allowsUnsigned
             self.sources = sources
             self.offersAVIF = offersAVIF
+            offersJXL = false
             self.maxAge = maxAge
             self.defaultQuality = defaultQuality
             self.answerMemoryLimit = answerMemoryLimit

@@ -30,7 +30,7 @@ public final class ImageService: Sendable {
     public init(pipeline: ImagePipeline, configuration: Configuration, logger: Logger = Logger(label: "osprey.server")) {
         self.pipeline = pipeline
         self.configuration = configuration
-        negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF, preferred: configuration.preferredFormats)
+        negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF, offersJXL: configuration.offersJXL, preferred: configuration.preferredFormats)
         watermark = configuration.watermark.map { ($0, Answers.fingerprint(Data($0.pixels))) }
         answers = AnswerCache(memoryLimit: configuration.answerMemoryLimit,
                               disk: configuration.keepsAnswersOnDisk ? pipeline.configuration.dataCache : nil,
@@ -160,7 +160,7 @@ public final class ImageService: Sendable {
         var quality = quality
         while true {
             let bytes = try encoder.encode(image, options: EncodingOptions(format: format, quality: Double(quality) / 100))
-            guard let maxBytes, bytes.count > maxBytes, quality > 10, [.jpeg, .webp, .avif].contains(format) else { return bytes }
+            guard let maxBytes, bytes.count > maxBytes, quality > 10, [.jpeg, .webp, .avif, .jxl].contains(format) else { return bytes }
             let over = Double(bytes.count) / Double(maxBytes)
             quality = max(10, Int(Double(quality) * (over > 3 ? 0.25 : over > 1.5 ? 0.5 : 0.75)))
         }
