@@ -116,7 +116,7 @@ extension CPUBoundCodecTests {
             #expect(PixelConversion.converted(try #require(highColor.last).image, to: .rgba8).pixels == expected)
         }
 
-        @Test func damagedGIFsWithNoWholeFrameAreRefused() throws {
+        @Test func damagedGIFsWithNoDrawableFrameAreRefused() throws {
             for name in ["invalid-code", "overflow-codes", "no-data", "zero-size"] {
                 let file = try Corpus.file("gif/pygif/\(name).gif")
                 #expect(throws: ImageDecodingError.self, "\(name)") {

@@ -6,7 +6,10 @@
 #include <gif_lib.h>
 
 // giflib reports errors by return codes (no longjmp), so these wrappers only add the
-// memory reader, the canvas with its disposal methods, and de-interlacing.
+// memory reader, the canvas with its disposal methods, and de-interlacing. Damage is drawn
+// as browsers draw it (Docs/CODEC.md): a frame that ends early keeps the rows that arrived,
+// a frame without a colour table uses the global one or else a grey ramp, a frame of zero
+// width or height is skipped, and a logical screen smaller than the first frame grows to it.
 
 struct osp_gif_decoder {
     GifFileType *gif;
@@ -21,7 +24,64 @@ struct osp_gif_decoder {
     uint32_t px, py, pw, ph;
     uint8_t *saved;
     GifByteType *line;
+    int frames_seen;  // image descriptors read, for growing the screen to the first one
+    int ended;        // a frame ended early: nothing follows it
+    uint8_t *repaired;  // a copy of a file cut inside a data sub-block, closed where it ends
 };
+
+// Walks the block structure; for a file that ends inside a sub-block (or before a block's
+// terminator), returns the length of a closed copy's data and where to cut: the last
+// sub-block shortened to the bytes that arrived, then a terminator and the trailer. giflib
+// only reads whole sub-blocks, so without this a frame cut anywhere in its first 255 bytes
+// of pixel data would draw nothing, where browsers draw the rows that arrived.
+static size_t osp_gif_open_end(const uint8_t *d, size_t n, size_t *cut_block) {
+    *cut_block = SIZE_MAX;
+    if (n < 13) return 0;
+    size_t pos = 13;
+    if (d[10] & 0x80) pos += 3 * ((size_t)2 << (d[10] & 7));
+    while (pos < n) {
+        uint8_t type = d[pos];
+        if (type == 0x3B) return 0;
+        if (type == 0x21) {
+            pos += 2;
+        } else if (type == 0x2C) {
+            if (pos + 10 > n) return 0;
+            uint8_t flags = d[pos + 9];
+            pos += 10;
+            if (flags & 0x80) pos += 3 * ((size_t)2 << (flags & 7));
+            pos += 1;  // the LZW minimum code size
+        } else {
+            return 0;  // not a block giflib reads either: it stops there
+        }
+        for (;;) {
+            if (pos >= n) return pos == n ? n : 0;  // cut between sub-blocks: close it
+            size_t length = d[pos];
+            if (length == 0) { pos++; break; }
+            if (pos + 1 + length > n) { *cut_block = pos; return n; }
+            pos += 1 + length;
+        }
+    }
+    return 0;
+}
+
+// As Chromium reads GIF: a logical screen smaller than the first frame takes the frame's size.
+static void osp_gif_grow_screen(osp_gif_decoder *self) {
+    if (self->frames_seen++ > 0) return;
+    const GifImageDesc *desc = &self->gif->Image;
+    if (desc->Width > 0 && (uint32_t)desc->Width > self->width) self->width = (uint32_t)desc->Width;
+    if (desc->Height > 0 && (uint32_t)desc->Height > self->height) self->height = (uint32_t)desc->Height;
+}
+
+// Reads past a frame's pixel data; 0 when it ends early.
+static int osp_gif_skip_pixels(osp_gif_decoder *self) {
+    int size = 0;
+    GifByteType *block = NULL;
+    if (DGifGetCode(self->gif, &size, &block) == GIF_ERROR) return 0;
+    while (block) {
+        if (DGifGetCodeNext(self->gif, &block) == GIF_ERROR) return 0;
+    }
+    return 1;
+}
 
 static int osp_gif_read(GifFileType *gif, GifByteType *out, int length) {
     osp_gif_decoder *self = (osp_gif_decoder *)gif->UserData;
@@ -40,6 +100,15 @@ static void osp_gif_fail(osp_gif_decoder *self, int code) {
 osp_gif_decoder *osp_gif_open_memory(const uint8_t *data, size_t size) {
     osp_gif_decoder *self = calloc(1, sizeof *self);
     if (!self) return NULL;
+    size_t cut_block, end = osp_gif_open_end(data, size, &cut_block);
+    if (end > 0 && (self->repaired = malloc(end + 2))) {
+        memcpy(self->repaired, data, end);
+        if (cut_block != SIZE_MAX) self->repaired[cut_block] = (uint8_t)(end - cut_block - 1);
+        self->repaired[end] = 0x00;
+        self->repaired[end + 1] = 0x3B;
+        data = self->repaired;
+        size = end + 2;
+    }
     self->data = data;
     self->size = size;
     int error = 0;
@@ -60,6 +129,7 @@ void osp_gif_close(osp_gif_decoder *self) {
     if (self->gif) DGifCloseFile(self->gif, NULL);
     free(self->saved);
     free(self->line);
+    free(self->repaired);
     free(self);
 }
 
@@ -92,8 +162,6 @@ int osp_gif_scan(osp_gif_decoder *self, osp_gif_info *info, int max_frames) {
     memset(info, 0, sizeof *info);
     info->loop_count = -1;
     if (!self->gif) return -1;
-    info->width = self->width;
-    info->height = self->height;
     int delay = 0, disposal = 0, transparent = -1;
     for (;;) {
         GifRecordType type;
@@ -104,24 +172,25 @@ int osp_gif_scan(osp_gif_decoder *self, osp_gif_info *info, int max_frames) {
             if (transparent >= 0) info->has_transparency = 1;
         } else if (type == IMAGE_DESC_RECORD_TYPE) {
             if (DGifGetImageDesc(self->gif) == GIF_ERROR) break;
-            int size = 0;
-            GifByteType *block = NULL;
-            if (DGifGetCode(self->gif, &size, &block) == GIF_ERROR) break;
-            int whole = 1;
-            while (block) {
-                if (DGifGetCodeNext(self->gif, &block) == GIF_ERROR) { whole = 0; break; }
+            osp_gif_grow_screen(self);
+            int drawable = self->gif->Image.Width > 0 && self->gif->Image.Height > 0;
+            int whole = osp_gif_skip_pixels(self);
+            if (drawable) {
+                // A frame whose data ends early is drawn with what arrived, and is the last.
+                if (info->frame_count == 0) info->first_delay = delay;
+                info->frame_count++;
+                if (info->frame_count > max_frames) break;  // the caller refuses it
             }
             if (!whole) break;
-            if (info->frame_count == 0) info->first_delay = delay;
-            info->frame_count++;
-            if (info->frame_count > max_frames) return 0;  // the caller refuses it
             delay = 0; disposal = 0; transparent = -1;
         } else {
             break;
         }
     }
+    info->width = self->width;
+    info->height = self->height;
     if (info->frame_count == 0) {
-        snprintf(self->message, sizeof self->message, "no whole frame in the file");
+        snprintf(self->message, sizeof self->message, "no drawable frame in the file");
         return -1;
     }
     return 0;
@@ -133,8 +202,8 @@ static void osp_gif_clear(uint8_t *canvas, uint32_t width, uint32_t x, uint32_t 
 
 int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
     if (!self->gif) return -1;
+    if (self->ended) return 0;
     int delay = 0, disposal = 0, transparent = -1, loop = 0;
-    const size_t canvas_bytes = (size_t)self->width * self->height * 4;
     for (;;) {
         GifRecordType type;
         if (DGifGetRecordType(self->gif, &type) == GIF_ERROR) return 0;  // a truncated tail ends the animation
@@ -145,12 +214,16 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
         }
         if (type != IMAGE_DESC_RECORD_TYPE) return 0;
         if (DGifGetImageDesc(self->gif) == GIF_ERROR) return 0;
+        osp_gif_grow_screen(self);
         GifImageDesc *desc = &self->gif->Image;
-        ColorMapObject *map = desc->ColorMap ? desc->ColorMap : self->gif->SColorMap;
-        if (!map) {
-            snprintf(self->message, sizeof self->message, "a frame has no colour table");
-            return -1;
+        if (desc->Width <= 0 || desc->Height <= 0) {
+            if (!osp_gif_skip_pixels(self)) return 0;
+            delay = 0; disposal = 0; transparent = -1;
+            continue;
         }
+        const size_t canvas_bytes = (size_t)self->width * self->height * 4;
+        // NULL: no table in the file, drawn as a grey ramp (index i is grey i).
+        ColorMapObject *map = desc->ColorMap ? desc->ColorMap : self->gif->SColorMap;
         // The previous frame's disposal.
         if (self->previous_disposal == DISPOSE_BACKGROUND) {
             osp_gif_clear(canvas, self->width, self->px, self->py, self->pw, self->ph);
@@ -165,7 +238,6 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
             memcpy(self->saved, canvas, canvas_bytes);
         }
         int fw = desc->Width, fh = desc->Height, fx = desc->Left, fy = desc->Top;
-        if (fw <= 0 || fh <= 0) return 0;
         GifByteType *line = realloc(self->line, (size_t)fw);
         if (!line) {
             snprintf(self->message, sizeof self->message, "out of memory");
@@ -175,12 +247,21 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
         // Rows arrive in file order; interlaced files send every 8th row, then the 4th, 2nd, 1st.
         static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
         int passes = desc->Interlace ? 4 : 1;
-        for (int pass = 0; pass < passes; pass++) {
+        for (int pass = 0; pass < passes && !self->ended; pass++) {
             int start = desc->Interlace ? starts[pass] : 0, step = desc->Interlace ? steps[pass] : 1;
             for (int row = start; row < fh; row += step) {
                 if (DGifGetLine(self->gif, line, fw) == GIF_ERROR) {
-                    osp_gif_fail(self, self->gif->Error);
-                    return -2;  // this frame is not whole
+                    // Data that stops (a cut file, or an end code before the last pixel)
+                    // keeps the rows that arrived and ends the animation; a code that
+                    // cannot be in the stream makes the frame damaged.
+                    int stopped = self->repaired || self->gif->Error == D_GIF_ERR_EOF_TOO_SOON ||
+                                  self->gif->Error == D_GIF_ERR_READ_FAILED;
+                    if (!stopped) {
+                        osp_gif_fail(self, self->gif->Error);
+                        return -2;
+                    }
+                    self->ended = 1;
+                    break;
                 }
                 int cy = fy + row;
                 if (cy < 0 || (uint32_t)cy >= self->height) continue;
@@ -188,11 +269,11 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
                     int cx = fx + col;
                     if (cx < 0 || (uint32_t)cx >= self->width) continue;
                     int index = line[col];
-                    if (index == transparent || index >= map->ColorCount) continue;
+                    if (index == transparent || (map && index >= map->ColorCount)) continue;
                     uint8_t *px = canvas + ((size_t)cy * self->width + cx) * 4;
-                    px[0] = map->Colors[index].Red;
-                    px[1] = map->Colors[index].Green;
-                    px[2] = map->Colors[index].Blue;
+                    px[0] = map ? map->Colors[index].Red : (uint8_t)index;
+                    px[1] = map ? map->Colors[index].Green : (uint8_t)index;
+                    px[2] = map ? map->Colors[index].Blue : (uint8_t)index;
                     px[3] = 255;
                 }
             }

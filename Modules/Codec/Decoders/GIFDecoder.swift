@@ -8,8 +8,14 @@ import OspreyPixels
 /// Every frame is drawn on a canvas the size of the logical screen (frames reaching past it
 /// are clipped), after the previous frame's disposal (keep, restore to transparent, restore
 /// the previous canvas), then reduced to the target size at once. Global and local palettes,
-/// the transparent index and interlacing are honoured. A damaged tail ends the animation at
-/// the last whole frame; a file with no whole frame is refused. GIF carries no ICC profile.
+/// the transparent index and interlacing are honoured. GIF carries no ICC profile.
+///
+/// Damaged files are drawn as browsers draw them (`Docs/CODEC.md`): a frame whose data ends
+/// early keeps the rows that arrived (the rest stays as the canvas was) and ends the
+/// animation; a frame without a colour table uses the global one, or else a grey ramp; a
+/// frame of zero width or height is skipped; a logical screen smaller than the first frame
+/// (even of zero height) grows to it. A frame whose data holds an impossible code ends the
+/// animation at the frame before it. Only a file with no drawable frame is refused.
 public struct GIFDecoder: ImageDecoding {
     /// The limits checked from the header and the block scan.
     public var limits: DecodingLimits
@@ -47,7 +53,7 @@ public struct GIFDecoder: ImageDecoding {
                 }
             }
         }
-        guard !assembler.frames.isEmpty else { throw .corrupt(.gif, detail: "no whole frame in the file") }
+        guard !assembler.frames.isEmpty else { throw .corrupt(.gif, detail: "no drawable frame in the file") }
         return assembler.finish(loopCount: Self.plays(info))
     }
 
@@ -67,7 +73,7 @@ public struct GIFDecoder: ImageDecoding {
         info.loop_count < 0 ? 1 : info.loop_count == 0 ? 0 : Int(info.loop_count) + 1
     }
 
-    /// The screen size, checked against the limits, and the whole frames counted (up to `maxFrames` + 1).
+    /// The screen size, checked against the limits, and the drawable frames counted (up to `maxFrames` + 1).
     static func scan(_ data: Data, limits: DecodingLimits, maxFrames: Int) throws(ImageDecodingError) -> osp_gif_info {
         try withDecoder(data) { decoder throws(ImageDecodingError) in
             var info = osp_gif_info()

@@ -60,6 +60,76 @@ public enum CraftedImages {
         return Data(bytes)
     }
 
+    /// One frame of ``gif(width:height:palette:frames:)``: its rectangle, its own colour table
+    /// (RGB triples) if any, and its pixels' indices (`nil`: the file ends after its descriptor).
+    public struct GIFFrame: Sendable {
+        public var x = 0, y = 0, width: Int, height: Int
+        public var palette: [UInt8]?
+        public var indices: [UInt8]?
+
+        public init(x: Int = 0, y: Int = 0, width: Int, height: Int, palette: [UInt8]? = nil, indices: [UInt8]?) {
+            (self.x, self.y, self.width, self.height, self.palette, self.indices) = (x, y, width, height, palette, indices)
+        }
+    }
+
+    /// A GIF of `frames` on a `width`×`height` screen with a global colour table `palette`
+    /// (RGB triples; `nil`: none). Pixels are coded as 9-bit LZW literals with a clear code
+    /// every 250, so any index list is valid data.
+    public static func gif(width: Int, height: Int, palette: [UInt8]?, frames: [GIFFrame]) -> Data {
+        func table(_ colors: [UInt8]) -> (bytes: [UInt8], sizeBits: UInt8) {
+            var entries = 2
+            while entries * 3 < colors.count { entries *= 2 }
+            return (colors + [UInt8](repeating: 0, count: entries * 3 - colors.count), UInt8(entries.trailingZeroBitCount - 1))
+        }
+        func little(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        var bytes = Array("GIF89a".utf8) + little(width) + little(height)
+        if let palette {
+            let (colors, bits) = table(palette)
+            bytes += [0x80 | bits, 0, 0] + colors
+        } else {
+            bytes += [0, 0, 0]
+        }
+        for frame in frames {
+            bytes += [0x2C] + little(frame.x) + little(frame.y) + little(frame.width) + little(frame.height)
+            if let palette = frame.palette {
+                let (colors, bits) = table(palette)
+                bytes += [0x80 | bits] + colors
+            } else {
+                bytes.append(0)
+            }
+            guard let indices = frame.indices else { return Data(bytes) }
+            bytes += lzwLiterals(indices)
+        }
+        return Data(bytes + [0x3B])
+    }
+
+    /// `indices` as GIF image data: minimum code size 8, then sub-blocks of 9-bit codes.
+    static func lzwLiterals(_ indices: [UInt8]) -> [UInt8] {
+        var codes = [256]
+        for (count, index) in indices.enumerated() {
+            if count > 0 && count % 250 == 0 { codes.append(256) }
+            codes.append(Int(index))
+        }
+        codes.append(257)
+        var packed: [UInt8] = [], accumulator = 0, bits = 0
+        for code in codes {
+            accumulator |= code << bits
+            bits += 9
+            while bits >= 8 {
+                packed.append(UInt8(accumulator & 0xFF))
+                accumulator >>= 8
+                bits -= 8
+            }
+        }
+        if bits > 0 { packed.append(UInt8(accumulator & 0xFF)) }
+        var data: [UInt8] = [8]
+        for start in stride(from: 0, to: packed.count, by: 255) {
+            let block = packed[start..<min(start + 255, packed.count)]
+            data += [UInt8(block.count)] + block
+        }
+        return data + [0]
+    }
+
     /// A HEIF or AVIF file with every `ispe` box (the declared image size) rewritten.
     public static func heif(_ data: Data, declaringWidth width: UInt32, height: UInt32) -> Data {
         var bytes = [UInt8](data)
