@@ -6,8 +6,9 @@ SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libavif-dev libheif-dev libjxl-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
-# WebP, GIF, APNG and AVIF; pillow-heif for HEIC; imgproxy, a URL builder, for the server tests.
-PIP_PACKAGES := pypng Pillow pillow-heif imgproxy 'moto[server]' boto3
+# WebP, GIF, APNG and AVIF; pillow-heif for HEIC; numpy for the HDR reference; imgproxy, a URL
+# builder, for the server tests.
+PIP_PACKAGES := pypng Pillow pillow-heif numpy imgproxy 'moto[server]' boto3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PORT ?= 8080
@@ -39,7 +40,7 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@python3 -c 'import png, PIL, pillow_heif, imgproxy, moto.server, boto3' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
+	@python3 -c 'import png, PIL, pillow_heif, numpy, imgproxy, moto.server, boto3' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
 		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
 
@@ -48,9 +49,10 @@ build: setup ## Build the tools in release mode (Swift's runtime linked in); the
 	$(RELEASE_BUILD) --product osprey-server
 
 # The browser test drives headless Chromium (Debian's chromium) over the demo's gallery (its
-# photographs from lomiri-wallpapers-16.04), and the colour tests compare with libvips
-# (libvips-tools); only the tests and the demo need them.
-test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools
+# photographs from lomiri-wallpapers-16.04), the colour tests compare with libvips
+# (libvips-tools), the JPEG XL and HDR tests make files with cjxl/djxl (libjxl-tools) and
+# avifenc/avifdec (libavif-bin); only the tests and the demo need them.
+test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools libavif-bin
 test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
 	$(RELEASE_BUILD) --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey

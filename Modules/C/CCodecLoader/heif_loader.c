@@ -22,6 +22,7 @@ static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
     F(int, heif_image_get_height, (const struct heif_image *i, enum heif_channel c), (i, c))             \
     F(const uint8_t *, heif_image_get_plane_readonly, (const struct heif_image *i, enum heif_channel c, int *s), (i, c, s)) \
     F(int, heif_image_get_width, (const struct heif_image *i, enum heif_channel c), (i, c))              \
+    F(int, heif_image_get_bits_per_pixel_range, (const struct heif_image *i, enum heif_channel c), (i, c)) \
     F(enum heif_color_profile_type, heif_image_handle_get_color_profile_type, (const struct heif_image_handle *h), (h)) \
     F(int, heif_image_handle_get_height, (const struct heif_image_handle *h), (h))                       \
     F(int, heif_image_handle_get_luma_bits_per_pixel, (const struct heif_image_handle *h), (h))          \

@@ -6,15 +6,10 @@ import Foundation
 /// through the same Little CMS path as an embedded profile.
 enum CICPProfile {
     /// The profile for `primaries` and `transfer`, or `nil` when the colour is sRGB already
-    /// (BT.709 primaries with an SDR curve, or unspecified) or cannot be described: PQ and HLG
-    /// are HDR and would need tone mapping, which Osprey does not do (the pixels stay as stored).
+    /// (BT.709 primaries with an SDR curve, or unspecified) or cannot be described. PQ and HLG
+    /// have none: decoders tone-map them (``HDRToneMapping``).
     static func iccData(primaries: Int, transfer: Int) -> Data? {
-        guard let curve = toneCurveParameters(transfer) else {
-            if transfer == 16 || transfer == 18 {
-                ColorManagement.logger.warning("HDR transfer (CICP \(transfer)) shown without tone mapping")
-            }
-            return nil
-        }
+        guard let curve = toneCurveParameters(transfer) else { return nil }
         // BT.709 primaries with an SDR camera or display curve are shown as sRGB, as browsers do.
         if [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) { return nil }
         let white = whitePoint(primaries)
@@ -52,16 +47,23 @@ enum CICPProfile {
         primaries == 11 ? (0.314, 0.351) : (0.3127, 0.3290)
     }
 
-    private static func chromaticities(_ primaries: Int) -> cmsCIExyYTRIPLE? {
-        let xy: [(Double, Double)]
-        switch primaries {
-        case 1, 2: xy = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
-        case 5: xy = [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)]
-        case 6, 7: xy = [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]
-        case 9: xy = [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
-        case 11, 12: xy = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
-        default: return nil
+    /// BT.709's (and sRGB's) primaries: red, green, blue as x, y.
+    static let bt709 = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
+
+    /// The x, y of red, green and blue for H.273 primaries `code`, or `nil` for ones not listed.
+    static func primaries(_ code: Int) -> [(Double, Double)]? {
+        switch code {
+        case 1, 2: bt709
+        case 5: [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)]
+        case 6, 7: [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]
+        case 9: [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
+        case 11, 12: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
+        default: nil
         }
+    }
+
+    private static func chromaticities(_ primaries: Int) -> cmsCIExyYTRIPLE? {
+        guard let xy = Self.primaries(primaries) else { return nil }
         return cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0].0, y: xy[0].1, Y: 1), Green: cmsCIExyY(x: xy[1].0, y: xy[1].1, Y: 1),
                                Blue: cmsCIExyY(x: xy[2].0, y: xy[2].1, Y: 1))
     }

@@ -18,6 +18,9 @@ struct HDRToneMapping {
     enum Transfer: Int, Sendable {
         case pq = 16
         case hlg = 18
+
+        /// `PQ` or `HLG`.
+        var name: String { self == .pq ? "PQ" : "HLG" }
     }
 
     /// BT.2408's reference white: the nits that become SDR white.
@@ -37,10 +40,27 @@ struct HDRToneMapping {
         peak = max(brightest, Self.referenceWhite)
         sourcePQ = Self.pqInverse(peak)
         targetPQ = Self.pqInverse(Self.referenceWhite)
+        factors = []
+        factors = (0...Self.steps).map { step in
+            let nits = peak * pow(Double(step) / Double(Self.steps), 2)
+            return step == 0 ? 1 / Self.referenceWhite : eetf(nits) / nits / Self.referenceWhite
+        }
     }
 
     private let sourcePQ: Double
     private let targetPQ: Double
+    /// `eetf(n) / n / 203` at n = peak × (i / steps)², interpolated: four `pow` a pixel
+    /// otherwise make a 12-megapixel photo take seconds.
+    private var factors: [Double]
+    private static let steps = 4096
+
+    /// The scale that maps a pixel whose brightest channel is `nits` to SDR (1.0 = white).
+    private func factor(_ nits: Double) -> Double {
+        guard nits < peak else { return eetf(nits) / nits / Self.referenceWhite }
+        let position = (nits / peak).squareRoot() * Double(Self.steps)
+        let index = Int(position)
+        return factors[index] + (factors[index + 1] - factors[index]) * (position - Double(index))
+    }
 
     /// The transfer of a CICP code point, or `nil` for SDR ones.
     static func transfer(cicp: Int) -> Transfer? { Transfer(rawValue: cicp) }
@@ -66,18 +86,15 @@ struct HDRToneMapping {
             let base = pixel * channels
             var rgb = (light[min(Int(samples[base]), sampleMaximum)], light[min(Int(samples[base + 1]), sampleMaximum)],
                        light[min(Int(samples[base + 2]), sampleMaximum)])
-            if transfer == .hlg { rgb = Self.hlgOOTF(rgb) }
+            if transfer == .hlg { rgb = hlgOOTF(rgb) }
             let m = toBT709
             var r = m[0] * rgb.0 + m[1] * rgb.1 + m[2] * rgb.2
             var g = m[3] * rgb.0 + m[4] * rgb.1 + m[5] * rgb.2
             var b = m[6] * rgb.0 + m[7] * rgb.1 + m[8] * rgb.2
-            let brightest = max(r, g, b)
-            if brightest > 0 {
-                let factor = eetf(brightest) / brightest / Self.referenceWhite
-                r *= factor
-                g *= factor
-                b *= factor
-            }
+            let scale = factor(max(r, g, b, 0))
+            r *= scale
+            g *= scale
+            b *= scale
             output[base] = encode(r)
             output[base + 1] = encode(g)
             output[base + 2] = encode(b)
@@ -131,12 +148,17 @@ struct HDRToneMapping {
         return signal <= 0.5 ? signal * signal / 3 : (exp((signal - c) / a) + b) / 12
     }
 
-    /// BT.2100 HLG's OOTF for a 1000-nit display: scene light to nits, by BT.2020 luminance.
-    private static func hlgOOTF(_ rgb: (Double, Double, Double)) -> (Double, Double, Double) {
-        let luminance = 0.2627 * rgb.0 + 0.6780 * rgb.1 + 0.0593 * rgb.2
-        let gain = 1000 * pow(max(luminance, 1e-9), 0.2)
+    /// BT.2100 HLG's OOTF for a 1000-nit display: scene light to nits, by BT.2020 luminance
+    /// (its gain `1000 Y^0.2` from a table on a square-root scale).
+    private func hlgOOTF(_ rgb: (Double, Double, Double)) -> (Double, Double, Double) {
+        let luminance = min(max(0.2627 * rgb.0 + 0.6780 * rgb.1 + 0.0593 * rgb.2, 0), 1)
+        let position = luminance.squareRoot() * Double(Self.steps)
+        let index = min(Int(position), Self.steps - 1)
+        let gain = Self.hlgGains[index] + (Self.hlgGains[index + 1] - Self.hlgGains[index]) * (position - Double(index))
         return (gain * rgb.0, gain * rgb.1, gain * rgb.2)
     }
+
+    private static let hlgGains: [Double] = (0...steps).map { 1000 * pow(pow(Double($0) / Double(steps), 2), 0.2) }
 
     /// Linear RGB in `primaries` (D65 white) to BT.709 linear RGB.
     static func conversion(from primaries: [(Double, Double)]) -> [Double] {

@@ -85,6 +85,10 @@ public struct AVIFDecoder: ImageDecoding {
             if header.frameCount > 1 { info.loopCount = 0 }
             info.describe(header.profile, pixelFormat: header.hasAlpha ? .rgba8 : .rgb8)
             if header.profile == nil { info.colorProfile = header.cicp }
+            if let hdr = header.hdr {
+                info.colorProfile = "\(header.cicp) (HDR \(hdr.transfer.name))"
+                info.convertsToSRGB = true
+            }
             return info
         }
     }

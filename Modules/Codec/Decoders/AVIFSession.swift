@@ -17,6 +17,8 @@ struct AVIFSession: ~Copyable {
         var frameCount: Int
         var profile: ColorProfile?     // embedded ICC, or one made from CICP code points
         var cicp: String
+        /// PQ or HLG samples, mapped to SDR by ``HDRToneMapping`` rather than by a profile.
+        var hdr: (transfer: HDRToneMapping.Transfer, primaries: [(Double, Double)])?
     }
 
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -78,7 +80,12 @@ struct AVIFSession: ~Copyable {
         let angle = image.transformFlags & AVIF_TRANSFORM_IROT.rawValue != 0 ? Int(image.irot.angle) : 0
         let mirror: Int? = image.transformFlags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.imir.mode) : nil
         var profile: ColorProfile?
-        if image.icc.size > 0, let bytes = image.icc.data {
+        let hdr = HDRToneMapping.transfer(cicp: Int(image.transferCharacteristics)).map {
+            (transfer: $0, primaries: CICPProfile.primaries(Int(image.colorPrimaries)) ?? CICPProfile.bt709)
+        }
+        if hdr != nil {
+            profile = nil  // the tone mapping converts to sRGB itself
+        } else if image.icc.size > 0, let bytes = image.icc.data {
             profile = ColorProfile(data: Data(bytes: bytes, count: image.icc.size))
         } else if let icc = CICPProfile.iccData(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics)) {
             profile = ColorProfile(data: icc, name: CICPProfile.describe(primaries: Int(image.colorPrimaries),
@@ -88,7 +95,7 @@ struct AVIFSession: ~Copyable {
         return Header(size: size, crop: crop, orientation: Orientation(irotAngle: angle, imirMode: mirror), depth: Int(image.depth),
                       hasAlpha: decoder.pointee.alphaPresent != 0, frameCount: max(1, Int(decoder.pointee.imageCount)), profile: profile,
                       cicp: CICPProfile.describe(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics),
-                                                 matrix: Int(image.matrixCoefficients)))
+                                                 matrix: Int(image.matrixCoefficients)), hdr: hdr)
     }
 
     /// The clean aperture of a `clap` box libavif finds off the pixel grid (an offset of half a
@@ -119,30 +126,59 @@ struct AVIFSession: ~Copyable {
             throw .corrupt(.avif, detail: "the container declares \(header.size) but the frame is \(image.pointee.width)x\(image.pointee.height)")
         }
         let format: PixelFormat = header.hasAlpha ? .rgba8 : .rgb8
-        let (crop, channels) = (header.crop, format.bytesPerPixel)
-        var sink = Downsampler(sourceSize: crop.size, outputSize: output, pixelFormat: format)
-        let stripRows = 64
-        var strip = [UInt8](repeating: 0, count: crop.size.width * channels * stripRows)
+        let (width, channels) = (header.crop.size.width, format.bytesPerPixel)
+        var sink = Downsampler(sourceSize: header.crop.size, outputSize: output, pixelFormat: format)
+        if let hdr = header.hdr {
+            // Two passes over 16-bit strips: the image's peak first, then the mapping from it,
+            // so no full-size copy is held.
+            var brightest = 0
+            try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, _) in
+                for index in 0..<samples.count where index % channels < 3 { brightest = max(brightest, Int(samples[index])) }
+            }
+            let mapping = HDRToneMapping(transfer: hdr.transfer, primaries: hdr.primaries, maximumSample: brightest, sampleMaximum: 65535)
+            var mapped = [UInt8](repeating: 0, count: width * channels * Self.stripRows)
+            try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, rows) in
+                mapped.withUnsafeMutableBufferPointer { target in
+                    mapping.map(samples, channels: channels, sampleMaximum: 65535, into: target)
+                    sink.consume(target.baseAddress!, count: rows, stride: width * channels)
+                }
+            }
+        } else {
+            try forEachStrip(of: image, depth: 8) { (samples: UnsafeBufferPointer<UInt8>, rows) in
+                sink.consume(samples.baseAddress!, count: rows, stride: width * channels)
+            }
+        }
+        return (sink.finish(), Int((decoder.pointee.imageTiming.duration * 1000).rounded()))
+    }
+
+    private static let stripRows = 64
+
+    /// Converts `image`'s cropped area to RGB(A) of `depth` bits in strips of rows, each handed
+    /// to `body` with its row count: memory holds one strip, never a full-size RGB copy.
+    private func forEachStrip<Sample: FixedWidthInteger>(of image: UnsafeMutablePointer<avifImage>, depth: Int,
+                                                         _ body: (UnsafeBufferPointer<Sample>, Int) -> Void) throws(ImageDecodingError) {
+        let crop = header.crop
+        let channels = header.hasAlpha ? 4 : 3
+        var strip = [Sample](repeating: 0, count: crop.size.width * channels * Self.stripRows)
         var row = 0
         while row < crop.size.height {
-            let rows = min(stripRows, crop.size.height - row)
+            let rows = min(Self.stripRows, crop.size.height - row)
             var view = avifImage()
             var rect = avifCropRect(x: UInt32(crop.x), y: UInt32(crop.y + row), width: UInt32(crop.size.width), height: UInt32(rows))
             try Self.check(avifImageSetViewRect(&view, image, &rect), decoder)
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, &view)
-            rgb.depth = 8
+            rgb.depth = UInt32(depth)
             rgb.format = header.hasAlpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
-            rgb.rowBytes = UInt32(crop.size.width * channels)
-            let status = strip.withUnsafeMutableBufferPointer { buffer in
-                rgb.pixels = buffer.baseAddress
+            rgb.rowBytes = UInt32(crop.size.width * channels * MemoryLayout<Sample>.size)
+            let status = strip.withUnsafeMutableBytes { buffer in
+                rgb.pixels = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 return avifImageYUVToRGB(&view, &rgb)
             }
             try Self.check(status, decoder)
-            strip.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: rows, stride: crop.size.width * channels) }
+            strip.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0.prefix(crop.size.width * channels * rows)), rows) }
             row += rows
         }
-        return (sink.finish(), Int((decoder.pointee.imageTiming.duration * 1000).rounded()))
     }
 
     private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits = .default) throws(ImageDecodingError) {

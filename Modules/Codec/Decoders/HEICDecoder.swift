@@ -46,6 +46,10 @@ public struct HEICDecoder: ImageDecoding {
             let profile = session.profile  // read once: it copies the ICC bytes or builds one from nclx
             info.describe(profile, pixelFormat: session.hasAlpha ? .rgba8 : .rgb8)
             if profile == nil, let cicp = session.cicp { info.colorProfile = cicp }
+            if let hdr = session.hdr, let cicp = session.cicp {
+                info.colorProfile = "\(cicp) (HDR \(hdr.transfer.name))"
+                info.convertsToSRGB = true
+            }
             return info
         }
     }

@@ -61,10 +61,19 @@ struct HEIFSession: ~Copyable {
             guard heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok else { return nil }
             return ColorProfile(data: Data(bytes))
         default:
-            guard let nclx = nclx, let icc = CICPProfile.iccData(primaries: nclx.primaries, transfer: nclx.transfer) else { return nil }
+            guard let nclx = nclx, HDRToneMapping.transfer(cicp: nclx.transfer) == nil, let icc = CICPProfile.iccData(primaries: nclx.primaries, transfer: nclx.transfer) else { return nil }
             return ColorProfile(data: icc, name: cicp)
         }
     }
+
+    /// PQ or HLG colour, which ``decode(output:limits:)`` tone-maps to sRGB.
+    var hdr: (transfer: HDRToneMapping.Transfer, primaries: [(Double, Double)])? {
+        guard heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_nclx || profileIsAbsent,
+              let nclx, let transfer = HDRToneMapping.transfer(cicp: nclx.transfer) else { return nil }
+        return (transfer, CICPProfile.primaries(nclx.primaries) ?? CICPProfile.bt709)
+    }
+
+    private var profileIsAbsent: Bool { heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_not_present }
 
     var cicp: String? { nclx.map { CICPProfile.describe(primaries: $0.primaries, transfer: $0.transfer, matrix: $0.matrix) } }
 
@@ -87,10 +96,17 @@ struct HEIFSession: ~Copyable {
         heif_context_set_maximum_image_size_limit(context, Int32(side))
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
-        options?.pointee.convert_hdr_to_8bit = 1
+        let hdr = hdr
+        options?.pointee.convert_hdr_to_8bit = hdr == nil ? 1 : 0
         var image: OpaquePointer?
         let alpha = hasAlpha
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        let chroma = switch (hdr != nil, alpha) {
+        case (false, false): heif_chroma_interleaved_RGB
+        case (false, true): heif_chroma_interleaved_RGBA
+        case (true, false): heif_chroma_interleaved_RRGGBB_LE
+        case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
+        }
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
         guard error.code == heif_error_Ok, let image else { throw Self.failure(error) }
         defer { heif_image_release(image) }
         let decoded = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
@@ -101,7 +117,27 @@ struct HEIFSession: ~Copyable {
             throw .corrupt(.heic, detail: "no pixels")
         }
         var sink = Downsampler(sourceSize: decoded, outputSize: output, pixelFormat: alpha ? .rgba8 : .rgb8)
-        sink.consume(plane, count: decoded.height, stride: Int(stride))
+        guard let hdr else {
+            sink.consume(plane, count: decoded.height, stride: Int(stride))
+            return sink.finish()
+        }
+        // 16-bit little-endian samples of the image's depth, tone-mapped row by row into 8 bits.
+        let channels = alpha ? 4 : 3
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        var samples = [UInt16](repeating: 0, count: decoded.area * channels)
+        samples.withUnsafeMutableBytes { target in
+            for y in 0..<decoded.height {
+                let row = decoded.width * channels * 2
+                (target.baseAddress! + y * row).copyMemory(from: plane + y * Int(stride), byteCount: row)
+            }
+        }
+        var mapped = [UInt8](repeating: 0, count: samples.count)
+        samples.withUnsafeBufferPointer { source in
+            mapped.withUnsafeMutableBufferPointer { target in
+                HDRToneMapping.map(source, channels: channels, bits: max(1, min(16, bits)), transfer: hdr.transfer, primaries: hdr.primaries, into: target)
+            }
+        }
+        mapped.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: decoded.height, stride: decoded.width * channels) }
         return sink.finish()
     }
 

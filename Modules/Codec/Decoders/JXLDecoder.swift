@@ -51,6 +51,7 @@ public struct JXLDecoder: ImageDecoding {
             if header.isAnimated { info.loopCount = header.loopCount }
             info.describe(header.profile, pixelFormat: header.hasAlpha ? .rgba8 : (header.isGray ? .gray8 : .rgb8))
             if header.profile == nil { info.colorProfile = header.colorDescription }
+            if header.hdr != nil { info.convertsToSRGB = true }
             return info
         }
     }

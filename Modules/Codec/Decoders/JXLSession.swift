@@ -78,7 +78,7 @@ struct JXLSession: ~Copyable {
         if described, let transfer = HDRToneMapping.Transfer(rawValue: Int(original.transfer_function.rawValue)), !header.isGray {
             // HDR samples come out in their own space, to be tone-mapped rather than clipped.
             header.hdr = (transfer, primaries(of: original))
-            header.colorDescription = "JPEG XL \(transfer == .pq ? "PQ" : "HLG")"
+            header.colorDescription = "HDR \(transfer.name)"
             return header
         }
         // An XYB image (most lossy files) is rendered by libjxl into sRGB directly, through its
