@@ -118,9 +118,9 @@ docs: setup ## Build the DocC documentation of every module into .build/docs (no
 
 bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null && \
-		command -v djpeg >/dev/null || { $(SUDO) apt-get update -qq && \
+		command -v djpeg >/dev/null && command -v djxl >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk \
-		libjpeg-turbo-progs >/dev/null; }
+		libjpeg-turbo-progs libjxl-tools >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
 	@# A stale build manifest would miss source files added to the root package since, and
 	@# SwiftPM has kept the root package's modules compiled against an older layout of its
@@ -130,6 +130,7 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_colour_animation.py .build/release/osprey $(BENCH_WORK)/colour $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_avif_heic.py .build/release/osprey $(BENCH_WORK)/avif $(BENCH_ROUNDS)
+	python3 Benchmarks/Scripts/compare_jxl.py .build/release/osprey $(BENCH_WORK)/jxl $(BENCH_ROUNDS)
 	@# A folder on both cores (issue 24), and what one process of the tool costs.
 	python3 Benchmarks/Scripts/compare_batch.py .build/release/osprey Benchmarks/.build/release $(BENCH_WORK)/batch 3
 	$(SWIFT) build -c release --package-path Benchmarks --product osprey
