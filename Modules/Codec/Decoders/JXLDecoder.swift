@@ -7,7 +7,7 @@ import OspreyPixels
 ///
 /// Lossy (XYB) images are rendered to sRGB by libjxl itself, through its full colour
 /// conversion; other images come out as stored and go through Little CMS with the profile
-/// libjxl describes. PQ and HLG images are tone-mapped to SDR (``HDRToneMapping``).
+/// libjxl describes. PQ and HLG images are tone-mapped to SDR (`Docs/CODEC.md`, "HDR").
 /// libjxl 0.7 decodes whole frames, so each frame is decoded once at full size and reduced
 /// at once; the thread pool is libjxl's own (`libjxl_threads`) where it is installed.
 public struct JXLDecoder: ImageDecoding {
