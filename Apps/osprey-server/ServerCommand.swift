@@ -39,6 +39,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
     @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
     @Flag(help: "Answer JPEG XL to clients that accept it (image/jxl), before AVIF and WebP.") var jxl = false
+    @Flag(help: "Error answers carry their detail (what was fetched, why it failed); for development only.") var developmentErrors = false
     @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
     @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
@@ -126,6 +127,7 @@ struct ServerCommand: AsyncParsableCommand {
         try configureSources(&serving, decoder: parts.pipeline.configuration.decoder)
         serving.s3Endpoint = s3Endpoint
         serving.offersJXL = Setting.flag(jxl, "JXL")
+        serving.developmentErrors = Setting.flag(developmentErrors, "DEVELOPMENT_ERRORS")
         let service = ImageService(pipeline: parts.pipeline, configuration: serving)
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)

@@ -37,7 +37,10 @@ struct ImgproxyRequestOptionsTests {
     }
 
     @Test func answersFollowTheRequestOptions() async throws {
-        let harness = try ServingHarness { $0.presets = try! ImgproxyPresets(definitions: Self.presets) }
+        let harness = try ServingHarness {
+            $0.presets = try! ImgproxyPresets(definitions: Self.presets)
+            $0.developmentErrors = true  // the reason for the 404 is checked below
+        }
         defer { harness.stop() }
         let photo = harness.source("photo.jpg")
         let future = Int(Date().timeIntervalSince1970) + 3_600

@@ -25,15 +25,15 @@ extension ServerProcessTests {
         let closed = try ServerProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
         for path in paths {
             let answer = try closed.get(path)
-            #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == "refused: the source is on a loopback address\n",
-                    "\(path)")
+            #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == "source refused\n", "\(path)")
+            #expect(answer.headers.contains("x-request-id: "), "\(path)")
         }
         let metrics = String(decoding: try closed.get("/metrics").body, as: UTF8.self)
         #expect(metrics.contains("osprey_source_refusals_total{reason=\"loopback\"} \(paths.count)"), "\(metrics)")
         #expect(closed.stop() == 0)
         #expect(service.connections.opened == 0)
         let logged = try String(contentsOf: closed.log, encoding: .utf8)
-        #expect(logged.contains("refused a source") && logged.contains("reason=loopback") && logged.contains("0x7f000001"), "\(logged)")
+        #expect(logged.contains("class=refused") && logged.contains("the source is on a loopback address") && logged.contains("0x7f000001"), "\(logged)")
 
         let open = try ServerProcess.start(arguments: ["--allow-unsigned", "--allow-loopback-sources"], executable: "osprey-server",
                                          readyPath: "/health")
@@ -49,7 +49,7 @@ extension ServerProcessTests {
         let routes = [internalURL, "http://127.1:\(service.port)/files/secret.jpg", "file:///etc/passwd"]
         let specs = routes.map { ServerProcessTests.Spec(url: origin.url(TestHTTPServer.to($0)).absoluteString, width: 32, height: 32) }
         let paths = try ServerProcessTests.paths(specs)
-        let server = try ServerProcessTests.server(origin)
+        let server = try ServerProcessTests.server(origin, ["--development-errors"])
         for (path, reason) in zip(paths, ["not under an allowed origin", "not under an allowed origin", "scheme is not one this server fetches"]) {
             let answer = try server.get(path)
             #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self).contains(reason), "\(path)")

@@ -106,7 +106,7 @@ struct ServerProcessTests {
         #expect(try server.get(paths[4]).status == 403, "a wrong key")
         #expect(try server.get(paths[5]).status == 403, "unsigned, and the server was not started to allow it")
         let trim = try server.get(paths[6])
-        #expect(trim.status == 400 && String(decoding: trim.body, as: UTF8.self).contains("option pg"), "imgproxy Pro's page")
+        #expect(trim.status == 400 && String(decoding: trim.body, as: UTF8.self) == "invalid URL\n", "imgproxy Pro's page")
         let enlarged = try server.get(paths[7])
         let enlargedSize = try Self.size(enlarged.body)
         #expect(enlarged.status == 200 && enlargedSize == (64, 64))
@@ -151,7 +151,7 @@ struct ServerProcessTests {
         defer { #expect(open.stop() == 0) }
         let unsigned = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, key: nil, salt: nil, width: 32, height: 32)])
         let loopback = try open.get(unsigned[0])
-        #expect(loopback.status == 403 && String(decoding: loopback.body, as: UTF8.self).contains("loopback"))
+        #expect(loopback.status == 403 && String(decoding: loopback.body, as: UTF8.self) == "source refused\n")
         let allowed = try Self.server(origin)
         defer { #expect(allowed.stop() == 0) }
         let elsewhere = try Self.paths([Spec(url: "http://127.0.0.2:1/elsewhere.jpg", width: 32, height: 32)])

@@ -2,34 +2,17 @@ import Foundation
 import Hummingbird
 import OspreyDomain
 
-/// The answers the servers share: short text for errors, the status a pipeline failure
-/// maps to, and the validator of an encoded image.
+/// The answers the servers share: short text, and the validator of an encoded image.
 package enum Answers {
     package static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
                  body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 
-    /// 403 with the reason in a few words, and no address or URL in them.
-    package static func refused(_ reason: SourceRefusal) -> Response {
-        text(.forbidden, "refused: \(reason)")
-    }
-
     /// The refusal a pipeline failure carries, if it is one.
     package static func refusal(in error: any Error) -> SourceRefusal? {
         guard case .dataLoadingFailed(.refused(let reason, _))? = error as? ImagePipeline.Error else { return nil }
         return reason
-    }
-
-    /// 403 when the source was refused, 502 when it failed, 422 when its bytes are not a
-    /// usable image, else 500.
-    package static func failure(_ error: any Error) -> Response {
-        if let reason = refusal(in: error) { return refused(reason) }
-        return switch error as? ImagePipeline.Error {
-        case .dataLoadingFailed?: text(.badGateway, "the source failed: \(error)")
-        case .decodingFailed?, .processingFailed?: text(.unprocessableContent, "not a usable image: \(error)")
-        default: text(.internalServerError, "\(error)")
-        }
     }
 
     /// FNV-1a over the bytes: a stable validator for an encoded answer.

@@ -16,6 +16,9 @@ extension ImageService {
         public var offersAVIF: Bool
         /// Answer JPEG XL to clients that accept it (`image/jxl`), before AVIF and WebP.
         public var offersJXL: Bool
+        /// Error answers carry their detail (what was fetched, why it failed) instead of the
+        /// class's fixed text; for development only (imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE`).
+        public var developmentErrors: Bool
         /// `Cache-Control: public, max-age=` of answers, in seconds.
         public var maxAge: Int
         /// The quality of lossy answers when the URL names none, 1…100.
@@ -69,6 +72,7 @@ extension ImageService {
             self.sources = sources
             self.offersAVIF = offersAVIF
             offersJXL = false
+            developmentErrors = false
             self.maxAge = maxAge
             self.defaultQuality = defaultQuality
             self.answerMemoryLimit = answerMemoryLimit

@@ -17,9 +17,9 @@ extension ImageService {
                 data = try await pipeline.configuration.dataLoader.loadData(for: DataRequest(url: url)).data
             }
         } catch let error as DataLoadingError {
-            return Answers.failure(ImagePipeline.Error.dataLoadingFailed(error))
+            return failure(Problem(ImagePipeline.Error.dataLoadingFailed(error)))
         } catch {
-            return Answers.text(.notFound, "the source could not be read")
+            return failure(Problem(.notFound, "could not read \(resolved.source)"))
         }
         let format = try? pipeline.configuration.decoder.detectFormat(of: data.prefix(64))
         guard options.raw || format.map(options.skipProcessing.contains) == true else { return nil }

@@ -39,26 +39,49 @@ public final class ImageService: Sendable {
     }
 
     /// The answer to `request`, whose path past the mount point is `path`
-    /// (`/{signature}/{options…}/{source}`).
+    /// (`/{signature}/{options…}/{source}`). Every answer carries the request's id
+    /// (`X-Request-ID`: the client's own when it sent a plain one, else a new one), under which
+    /// a failure's detail is logged.
     public func respond(to request: Request, path: String) async -> Response {
-        var response = await answer(request, path: path)
+        let id = Self.requestID(from: request.headers[.init(Self.requestIDField)!])
+        var response = await Self.$currentRequestID.withValue(id) { await answer(request, path: path) }
+        response.headers[.init(Self.requestIDField)!] = id
         if let origin = configuration.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
         return response
+    }
+
+    static let requestIDField = "X-Request-ID"
+    @TaskLocal static var currentRequestID = ""
+
+    /// The client's id when it is 1–64 letters, digits, `-` or `_` (as imgproxy takes it), else a new one.
+    static func requestID(from header: String?) -> String {
+        if let header, (1...64).contains(header.utf8.count),
+           header.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) {
+            return header
+        }
+        return (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+    }
+
+    /// `problem` answered with its class's text, its detail logged under the request's id.
+    func failure(_ problem: Problem) -> Response {
+        logger.notice("request failed", metadata: ["request-id": "\(Self.currentRequestID)", "class": "\(problem.kind.rawValue)",
+                                                   "detail": "\(problem.detail)"])
+        return problem.response(development: configuration.developmentErrors)
     }
 
     func answer(_ request: Request, path: String) async -> Response {
         let start = ContinuousClock.now
         guard let encoder = pipeline.configuration.encoder else {
-            return Answers.text(.internalServerError, "the pipeline has no encoder")
+            return failure(Problem(.internalError, "the pipeline has no encoder"))
         }
         if let secret = configuration.secret, !Self.authorization(request.headers[.authorization], carries: secret) {
-            return Answers.text(.forbidden, "the request does not carry the server's secret")
+            return failure(Problem(.forbidden, "the request does not carry the server's secret"))
         }
         let parsed: ImgproxyPath
         do throws(ImgproxyError) {
             parsed = try authorized(path)
         } catch {
-            return Answers.text(.init(code: error.status), error.description)
+            return failure(Problem(error))
         }
         let resolved: ResolvedSource
         do throws(SourceProblem) {
@@ -66,7 +89,7 @@ public final class ImageService: Sendable {
         } catch {
             switch error {
             case .refused(let refusal): return refused(parsed.source, refusal)
-            case .notFound: return Answers.text(.notFound, "the source was not found")
+            case .notFound: return failure(Problem(.notFound, "no file for \(parsed.source.absoluteString)"))
             }
         }
         if parsed.options.raw || !parsed.options.skipProcessing.isEmpty,
@@ -91,7 +114,7 @@ public final class ImageService: Sendable {
         } catch {
             if let refusal = Answers.refusal(in: error) { return refused(parsed.source, refusal) }
             if let fallback = await fallback(for: parsed, choice: choice, encoder: encoder, start: start) { return fallback }
-            return Answers.failure(error)
+            return failure(Problem(error))
         }
         Self.record(response.tier)
         let answer: EncodedAnswer
@@ -99,7 +122,7 @@ public final class ImageService: Sendable {
             answer = try encoded(response, by: encoder, key: key, options: parsed.options, choice: choice,
                                  lastModified: resolved.lastModified ?? response.source?.lastModified)
         } catch {
-            return Answers.text(.internalServerError, "could not encode the image: \(error)")
+            return failure(Problem(.internalError, "could not encode the image: \(error)"))
         }
         await answers.store(answer, for: key)
         return respond(with: answer, to: parsed, choice: choice, conditions: conditions, timing: (response.tier.rawValue, .now - start))
@@ -185,11 +208,11 @@ public final class ImageService: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes)))
     }
 
-    /// A source the policy keeps out: counted, logged with the source, answered with the reason.
+    /// A source the policy keeps out: counted by reason, answered as refused, the reason and
+    /// the source in the log.
     func refused(_ source: URL, _ reason: SourceRefusal) -> Response {
         Counter(label: "osprey_source_refusals_total", dimensions: [("reason", reason.rawValue)]).increment()
-        logger.notice("refused a source", metadata: ["source": "\(source.absoluteString)", "reason": "\(reason.rawValue)"])
-        return Answers.refused(reason)
+        return failure(Problem(.refused, "\(reason): \(source.absoluteString)"))
     }
 
     /// Where an image came from: `network` counts a source fetch.

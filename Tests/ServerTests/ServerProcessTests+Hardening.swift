@@ -1,0 +1,42 @@
+import Foundation
+import OspreyCodec
+import OspreyTesting
+import Testing
+
+/// osprey-server against hostile clients and slow origins (Docs/SECURITY.md).
+extension ServerProcessTests {
+    @Test func errorAnswersTellTheClassAndTheRequestIDNotWhatWasFetched() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        origin.serve("secret.txt", Data("TOPSECRET-TOKEN-0123456789 and the rest of the file".utf8), contentType: "image/jpeg")
+        let closedPort = try LoopbackPort.free()
+        let paths = try Self.paths([Spec(url: origin.url("/files/secret.txt").absoluteString, width: 32, height: 32),
+                                    Spec(url: "http://127.0.0.1:\(closedPort)/photo.jpg", width: 32, height: 32)])
+        let server = try ServerProcess.start(arguments: ["--key", Self.key, "--salt", Self.salt, "--allow-origin", origin.url("/").absoluteString,
+                                                        "--allow-origin", "http://127.0.0.1:\(closedPort)/", "--allow-loopback-sources"],
+                                             executable: "osprey-server", readyPath: "/health")
+        let notImage = try server.get(paths[0], headers: ["X-Request-ID: probe-1"])
+        #expect(notImage.status == 422 && String(decoding: notImage.body, as: UTF8.self) == "not an image\n")
+        #expect(notImage.headers.contains("x-request-id: probe-1"), "the client's own id comes back")
+        let unreachable = try server.get(paths[1])
+        #expect(unreachable.status == 502 && String(decoding: unreachable.body, as: UTF8.self) == "upstream failed\n")
+        #expect(!String(decoding: unreachable.body, as: UTF8.self).contains("\(closedPort)"), "no address or port")
+        let id = try #require(unreachable.headers.split(separator: "\r\n").first { $0.hasPrefix("x-request-id:") }?.dropFirst(13)
+            .trimmingCharacters(in: .whitespaces))
+        #expect(id.count >= 16, "a new id when the client sent none: \(id)")
+        let invalid = try server.get("/insecure/rs:fit:32:32/plain/" + origin.url("/files/secret.txt").absoluteString)
+        #expect(invalid.status == 403 && String(decoding: invalid.body, as: UTF8.self) == "forbidden\n")
+        #expect(server.stop() == 0)
+        // The detail is the operator's, in the log under each id.
+        let logged = try String(contentsOf: server.log, encoding: .utf8)
+        #expect(logged.contains("request-id=probe-1") && logged.contains("TOPSECRET"), "\(logged)")
+        #expect(logged.contains("request-id=\(id)") && logged.contains("\(closedPort)"), "\(logged)")
+
+        let development = try ServerProcess.start(arguments: ["--key", Self.key, "--salt", Self.salt, "--allow-origin", origin.url("/").absoluteString,
+                                                             "--allow-loopback-sources", "--development-errors"],
+                                                  executable: "osprey-server", readyPath: "/health")
+        defer { #expect(development.stop() == 0) }
+        let detailed = String(decoding: try development.get(paths[0]).body, as: UTF8.self)
+        #expect(detailed.hasPrefix("not an image: ") && detailed.contains("TOPSECRET"), "--development-errors shows the detail: \(detailed)")
+    }
+}
