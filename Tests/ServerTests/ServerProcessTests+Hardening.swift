@@ -1,5 +1,6 @@
 import Foundation
 import OspreyCodec
+import OspreyDomain
 import OspreyTesting
 import Testing
 
@@ -38,5 +39,32 @@ extension ServerProcessTests {
         defer { #expect(development.stop() == 0) }
         let detailed = String(decoding: try development.get(paths[0]).body, as: UTF8.self)
         #expect(detailed.hasPrefix("not an image: ") && detailed.contains("TOPSECRET"), "--development-errors shows the detail: \(detailed)")
+    }
+
+    @Test func anAnimationStaysAnimatedWhereTheAnswerCanCarryIt() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        origin.serve("four.gif", try Data(contentsOf: Corpus.file("gif/pygif/animation.gif")), contentType: "image/gif")
+        let source = origin.url("/files/four.gif").absoluteString
+        let paths = try Self.paths([Spec(url: source, width: 32, height: 32, extension_: "webp"),
+                                    Spec(url: source, width: 32, height: 32),
+                                    Spec(url: source, width: 32, height: 32, extension_: "webp", advanced: ["da:1"]),
+                                    Spec(url: source, width: 32, height: 32, extension_: "png")])
+        let server = try Self.server(origin)
+        defer { #expect(server.stop() == 0) }
+        func frames(_ body: Data) throws -> Int {
+            try ImageCodec().decode(.data(body), options: DecodingOptions(frames: .all)).animation?.frames.count ?? 1
+        }
+        let source4 = try frames(try Data(contentsOf: Corpus.file("gif/pygif/animation.gif")))
+        #expect(source4 == 4)
+        let webp = try server.get(paths[0])
+        #expect(webp.status == 200 && webp.headers.contains("content-type: image/webp"))
+        #expect(try frames(webp.body) == 4, "asked as WebP: every frame")
+        let negotiated = try server.get(paths[1], headers: ["Accept: image/webp,*/*"])
+        let negotiatedFrames = try frames(negotiated.body)
+        #expect(negotiated.headers.contains("content-type: image/webp") && negotiatedFrames == 4, "negotiated WebP too")
+        #expect(try frames(try server.get(paths[2]).body) == 1, "da:1 asks for the first frame")
+        #expect(try frames(try server.get(paths[3]).body) == 1, "PNG holds one")
+        #expect(try frames(try server.get(paths[1], headers: ["Accept: */*"]).body) == 1, "a client without WebP gets a still")
     }
 }

@@ -14,7 +14,8 @@ extension ImgproxyOptions {
     /// after the turn. The watermark, given the server's image, goes on last.
     /// The processed image is not kept in memory: the service keeps the encoded answer, and
     /// memory is left for the source's reduction, which serves every other size.
-    func imageRequest(source: ImageSource, watermark: (image: Image, name: String)? = nil) -> ImageRequest {
+    /// With `animates`, every frame is asked for (within the decoder's frame and pixel limits).
+    func imageRequest(source: ImageSource, watermark: (image: Image, name: String)? = nil, animates: Bool = false) -> ImageRequest {
         let scaled = { (side: Int) in Int((Double(side) * dpr).rounded()) }
         // The blur's radius is twice its sigma.
         let radius = { (sigma: Double) in max(1, Int((2 * sigma).rounded())) }
@@ -46,6 +47,7 @@ extension ImgproxyOptions {
             processors.append(ImgproxyWatermark(option: option, mark: watermark.image, name: watermark.name, scale: dpr))
         }
         request.processors = processors
+        if animates && !disablesAnimation { request.frames = .all }
         request.colorHandling = keepsColorProfile ? .preserve : .convertToSRGB
         request.options.insert(.disableMemoryCacheWrites)
         return request

@@ -37,8 +37,7 @@ extension ImgproxyOptions {
         case "raw":
             raw = try Self.bool(try Self.single(args, name))
         case "da", "disable_animation":
-            // Answers are a still image already (the first frame).
-            _ = try Self.bool(try Self.single(args, name))
+            disablesAnimation = try Self.bool(try Self.single(args, name))
         case "eth", "enforce_thumbnail":
             // Accepted; the answer is made from the full image, as when there is no thumbnail.
             _ = try Self.bool(try Self.single(args, name))

@@ -69,6 +69,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var skipProcessing: Set<ImageFormat> = []
     /// Answer the source's bytes as they are.
     package var raw = false
+    /// `da`: the first frame of an animation even where the answer's format could animate.
+    package var disablesAnimation = false
 
     package struct Zoom: Hashable, Sendable {
         package var x = 1.0

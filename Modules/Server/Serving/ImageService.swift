@@ -96,12 +96,14 @@ public final class ImageService: Sendable {
            let unprocessed = await unprocessed(resolved, options: parsed.options) {
             return unprocessed
         }
-        // A local file's size and time are in the pipeline's keys, so this answer's key too.
-        let imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark)
         let offers = negotiation.offers(accept: request.headers[.accept])
         let format = configuration.enforcedFormats.first(where: offers.contains) ?? parsed.options.format
         let choice = AnswerChoice(format: format, offers: format == nil ? offers : [],
                                   varies: parsed.options.format == nil || !configuration.enforcedFormats.isEmpty)
+        // Every frame when the answer may be in a format that animates; the frames are in the
+        // image's key, so in the answer's too (as a local file's size and time are).
+        let imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark,
+                                                       animates: (choice.format.map { [$0] } ?? choice.offers).contains { Self.animatedFormats.contains($0) })
         let key = answerKey(for: imageRequest, options: parsed.options, choice: choice)
         let conditions = Conditions(request.headers)
         if let (kept, tier) = await answers.answer(for: key) {
@@ -127,6 +129,9 @@ public final class ImageService: Sendable {
         await answers.store(answer, for: key)
         return respond(with: answer, to: parsed, choice: choice, conditions: conditions, timing: (response.tier.rawValue, .now - start))
     }
+
+    /// The formats whose encoders write every frame.
+    static let animatedFormats: Set<ImageFormat> = [.webp, .jxl]
 
     /// `path` parsed, with its signature checked (or unsigned URLs allowed) and its expiry.
     func authorized(_ path: String) throws(ImgproxyError) -> ImgproxyPath {
