@@ -1,6 +1,7 @@
 import Foundation
 import OspreyCodec
 import OspreyDomain
+import OspreyServer
 import OspreyTesting
 import Testing
 
@@ -66,5 +67,45 @@ extension ServerProcessTests {
         #expect(try frames(try server.get(paths[2]).body) == 1, "da:1 asks for the first frame")
         #expect(try frames(try server.get(paths[3]).body) == 1, "PNG holds one")
         #expect(try frames(try server.get(paths[1], headers: ["Accept: */*"]).body) == 1, "a client without WebP gets a still")
+    }
+
+    @Test func theAllowListMatchesParsedOriginsNotText() throws {
+        let bare = SourcePolicy(allowedPrefixes: ["https://images.example.com"])
+        for refused in ["https://images.example.com.evil.com/a.jpg", "https://images.example.com@evil.com/a.jpg",
+                        "https://images.example.com:8443/a.jpg", "http://images.example.com/a.jpg"] {
+            #expect(bare.refusal(for: URL(string: refused)!) != nil, "\(refused)")
+        }
+        #expect(bare.refusal(for: URL(string: "https://images.example.com@evil.com/a.jpg")!) == .credentials)
+        for allowed in ["https://images.example.com/a.jpg", "https://IMAGES.example.com:443/b/c.jpg"] {
+            #expect(bare.refusal(for: URL(string: allowed)!) == nil, "\(allowed)")
+        }
+        let folder = SourcePolicy(allowedPrefixes: ["https://images.example.com/public/"])
+        for refused in ["https://images.example.com/public/../private/x.jpg", "https://images.example.com/public/%2E%2e/private/x.jpg",
+                        "https://images.example.com/publicity/x.jpg", "https://images.example.com/public/./../x.jpg"] {
+            #expect(folder.refusal(for: URL(string: refused)!) == .notAllowed, "\(refused)")
+        }
+        for allowed in ["https://images.example.com/public/x.jpg", "https://images.example.com/public/a/../b.jpg"] {
+            #expect(folder.refusal(for: URL(string: allowed)!) == nil, "\(allowed)")
+        }
+        let named = SourcePolicy(allowedPrefixes: ["https://images.example.com/public"])
+        #expect(named.refusal(for: URL(string: "https://images.example.com/public/x.jpg")!) == nil)
+        #expect(named.refusal(for: URL(string: "https://images.example.com/publicity/x.jpg")!) == .notAllowed)
+        #expect(SourcePolicy().refusal(for: URL(string: "https://user:pass@images.example.com/a.jpg")!) == .credentials,
+                "credentials are refused with no allow-list too")
+
+        // Through the server: a dot segment out of the allowed folder reaches nothing.
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        origin.serve("secret.jpg", try Data(contentsOf: Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
+        // The allowed folder is the origin's /delay/0/files/, which serves the same files.
+        let base = origin.url("/delay/0/files/").absoluteString
+        let paths = try Self.paths([Spec(url: base + "../../../files/secret.jpg", width: 32, height: 32),
+                                    Spec(url: base + "secret.jpg", width: 32, height: 32)])
+        let server = try ServerProcess.start(arguments: ["--key", Self.key, "--salt", Self.salt, "--allow-origin", base],
+                                             executable: "osprey-server", readyPath: "/health")
+        defer { #expect(server.stop() == 0) }
+        #expect(try server.get(paths[0]).status == 403)
+        #expect(origin.hits("/files/secret.jpg") == 0, "nothing outside the folder was asked for")
+        #expect(try server.get(paths[1]).status == 200)
     }
 }

@@ -16,6 +16,8 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
     case reservedAddress = "reserved"
     /// A local path that leads outside the folder local sources are served from.
     case outsideRoot = "outside-root"
+    /// The URL carries a user name or password, which could make it read as another host.
+    case credentials
 
     /// The refusal for an address of `category`; `nil` for a public one.
     public init?(_ category: IPAddress.Category) {
@@ -37,6 +39,7 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
         case .linkLocalAddress: "the source is on a link-local address"
         case .reservedAddress: "the source is on a reserved address"
         case .outsideRoot: "the path leads outside the local root"
+        case .credentials: "the source's URL carries a user name or password"
         }
     }
 }

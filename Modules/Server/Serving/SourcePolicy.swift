@@ -1,8 +1,9 @@
 import Foundation
 import OspreyDomain
 
-/// Which source URLs a server may fetch: with an allow-list, only URLs starting with one of
-/// its prefixes; without one, any http or https URL. Hosts the prefixes name are trusted
+/// Which source URLs a server may fetch: with an allow-list, only URLs under one of its
+/// entries — same scheme, host and port, and a path (dot segments removed) under the entry's —
+/// and never one carrying a user name or password; without one, any http or https URL. Hosts the prefixes name are trusted
 /// wherever they resolve; any other host must resolve to a public address unless its
 /// category is opened. The URL's text is checked here, first; the loader checks the
 /// address on connecting (`addressPolicy`) and every redirect's target (`refusal(for:)`).
@@ -15,21 +16,24 @@ public struct SourcePolicy: Sendable {
     /// For the loader: the categories opened, and the hosts of the allowed prefixes and the
     /// endpoints trusted.
     public let addressPolicy: AddressPolicy
+    private let allowed: [SourceOrigin]
+    private let operated: [SourceOrigin]
 
     /// A policy allowing URLs under `allowedPrefixes` (any public URL when empty) and
     /// `endpoints`, and hosts that resolve to the address `categories` besides public ones.
     public init(allowedPrefixes: [String] = [], allowing categories: Set<IPAddress.Category> = [], endpoints: [String] = []) {
         self.allowedPrefixes = allowedPrefixes
         self.endpoints = endpoints
+        allowed = allowedPrefixes.compactMap(SourceOrigin.init)
+        operated = endpoints.compactMap(SourceOrigin.init)
         let hosts = (allowedPrefixes + endpoints).compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
         addressPolicy = AddressPolicy(allowing: categories, trustedHosts: Set(hosts))
     }
 
-    /// Why a `local://` or `s3://` source is refused by the allow-list (matched against the
-    /// URL as written, as imgproxy's `IMGPROXY_ALLOWED_SOURCES`), or `nil`.
+    /// Why a `local://` or `s3://` source is refused by the allow-list, or `nil`.
     public func refusal(forStoreSource url: URL) -> SourceRefusal? {
-        let text = url.absoluteString
-        return allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { text.hasPrefix($0) }) ? nil : .notAllowed
+        if url.user != nil || url.password != nil { return .credentials }
+        return allowedPrefixes.isEmpty || allowed.contains(where: { $0.contains(url) }) ? nil : .notAllowed
     }
 
     /// Why `url` is refused, or `nil` when it may be fetched.
@@ -37,8 +41,8 @@ public struct SourcePolicy: Sendable {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             return .scheme
         }
-        let text = url.absoluteString
-        if allowedPrefixes.contains(where: { text.hasPrefix($0) }) || endpoints.contains(where: { text.hasPrefix($0) }) { return nil }
+        if url.user != nil || url.password != nil { return .credentials }
+        if allowed.contains(where: { $0.contains(url) }) || operated.contains(where: { $0.contains(url) }) { return nil }
         if !allowedPrefixes.isEmpty { return .notAllowed }
         return addressPolicy.refusal(forHost: host)
     }
