@@ -29,7 +29,8 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A signing key in hex; repeat with --salt, in pairs, while keys rotate.") var key: [String] = []
     @Option(help: "A signing salt in hex, paired with the --key of the same position.") var salt: [String] = []
     @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
-    @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature.") var allowUnsigned = false
+    @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature (only without --key).") var allowUnsigned = false
+    @Option(help: "HOST:PORT to serve /metrics on, apart from the public port (default: no metrics).") var metricsBind: String?
     @Flag(help: "Fetch sources whose host resolves to a loopback address (this machine).") var allowLoopbackSources = false
     @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
@@ -89,6 +90,9 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN") + (gallery.map { [$0.originPrefix] } ?? []),
                                   allowing: Set(opened.filter(\.0).map(\.1)), endpoints: s3Endpoint.map { [$0.absoluteString] } ?? [])
+        guard !(allowUnsigned && !keys.pairs.isEmpty) else {
+            throw ValidationError("--allow-unsigned with --key: a configured key means every URL must be signed")
+        }
         guard !keys.pairs.isEmpty || allowUnsigned else {
             throw ValidationError("give --key and --salt, or --allow-unsigned to serve unsigned URLs")
         }
@@ -132,7 +136,6 @@ struct ServerCommand: AsyncParsableCommand {
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)
         router.get("/health") { _, _ in "ok\n" }
-        router.get("/metrics") { _, _ in metrics.response() }
         gallery?.addRoutes(to: router)
         router.group()
             .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
@@ -143,7 +146,25 @@ struct ServerCommand: AsyncParsableCommand {
             // Unbuffered, so whoever reads the log (a supervisor, a test) sees it at once.
             FileHandle.standardOutput.write(Data("osprey-server: listening on http://\(host):\(port)/\n".utf8))
         })
-        try await app.runService()
+        // Metrics on an address of their own, as imgproxy's IMGPROXY_PROMETHEUS_BIND: counts of
+        // refusals and tiers are the operator's, not every client's.
+        let metricsApp = try Setting.value(metricsBind, "METRICS_BIND").map { bind throws in
+            guard let colon = bind.lastIndex(of: ":"), let metricsPort = Int(bind[bind.index(after: colon)...]) else {
+                throw ValidationError("--metrics-bind \(bind): give HOST:PORT")
+            }
+            let metricsHost = String(bind[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let metricsRouter = Router(context: BasicRequestContext.self)
+            metricsRouter.get("/metrics") { _, _ in metrics.response() }
+            return Application(router: metricsRouter, configuration: .init(address: .hostname(metricsHost, port: metricsPort)),
+                               onServerRunning: { _ in
+                FileHandle.standardOutput.write(Data("osprey-server: metrics on http://\(bind)/metrics\n".utf8))
+            })
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let metricsApp { group.addTask { try await metricsApp.run() } }
+            try await app.runService()
+            group.cancelAll()
+        }
         parts.disk?.close()
         print("osprey-server: stopped")
     }

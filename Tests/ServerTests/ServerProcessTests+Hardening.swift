@@ -108,4 +108,17 @@ extension ServerProcessTests {
         #expect(origin.hits("/files/secret.jpg") == 0, "nothing outside the folder was asked for")
         #expect(try server.get(paths[1]).status == 200)
     }
+
+    @Test func aKeyAndUnsignedURLsCannotBeConfiguredTogether() async throws {
+        let binary = ServerProcess.buildFolder.appendingPathComponent("osprey-server").path
+        let both = try ChildProcess.run(binary, ["--port", "\(try LoopbackPort.free())", "--key", Self.key, "--salt", Self.salt, "--allow-unsigned"])
+        #expect(both.status == 64 && both.output.contains("--allow-unsigned with --key"), "\(both.output)")
+        // An app that sets both in its configuration still gets signed URLs only.
+        let harness = try ServingHarness { $0.allowsUnsigned = true }
+        defer { harness.stop() }
+        let paths = try harness.paths([.init(url: harness.source("photo.jpg"), key: nil, salt: nil, width: 64, height: 64),
+                                       .init(url: harness.source("photo.jpg"), width: 64, height: 64)])
+        let got = try await harness.fetch(paths)
+        #expect(got.map(\.status) == [403, 200])
+    }
 }

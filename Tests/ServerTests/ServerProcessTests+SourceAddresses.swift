@@ -22,13 +22,15 @@ extension ServerProcessTests {
         let paths = try ServerProcessTests.paths(Self.spellings(port: service.port).map {
             ServerProcessTests.Spec(url: $0, key: nil, salt: nil, width: 32, height: 32)
         })
-        let closed = try ServerProcess.start(arguments: ["--allow-unsigned"], executable: "osprey-server", readyPath: "/health")
+        let metricsPort = try LoopbackPort.free()
+        let closed = try ServerProcess.start(arguments: ["--allow-unsigned", "--metrics-bind", "127.0.0.1:\(metricsPort)"],
+                                             executable: "osprey-server", readyPath: "/health")
         for path in paths {
             let answer = try closed.get(path)
             #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == "source refused\n", "\(path)")
             #expect(answer.headers.contains("x-request-id: "), "\(path)")
         }
-        let metrics = String(decoding: try closed.get("/metrics").body, as: UTF8.self)
+        let metrics = try ServerProcessTests.metrics(port: metricsPort)
         #expect(metrics.contains("osprey_source_refusals_total{reason=\"loopback\"} \(paths.count)"), "\(metrics)")
         #expect(closed.stop() == 0)
         #expect(service.connections.opened == 0)

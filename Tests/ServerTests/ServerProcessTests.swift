@@ -184,16 +184,30 @@ struct ServerProcessTests {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
-    @Test func metricsCountTheRequestsMade() throws {
+    /// The text of `/metrics` on the metrics port, once its listener answers (it starts beside
+    /// the public one).
+    static func metrics(port: Int) throws -> String {
+        for _ in 0..<200 {
+            if let got = try? CurlGet.run("http://127.0.0.1:\(port)/metrics"), got.status == 200 { return got.text }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        struct NoMetrics: Error { let port: Int }
+        throw NoMetrics(port: port)
+    }
+
+    @Test func metricsCountTheRequestsMadeOnTheirOwnPort() throws {
         let origin = try Self.origin()
         defer { origin.stop() }
-        let server = try Self.server(origin)
+        let metricsPort = try LoopbackPort.free()
+        let server = try Self.server(origin, ["--metrics-bind", "127.0.0.1:\(metricsPort)"])
         defer { #expect(server.stop() == 0) }
+        let public_ = try server.get("/metrics")
+        #expect(public_.status != 200 && !String(decoding: public_.body, as: UTF8.self).contains("osprey_"), "not on the public port")
         let paths = try Self.paths([Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 40, height: 40),
                                     Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 50, height: 50),
                                     Spec(url: origin.url("/files/photo.jpg").absoluteString, key: "0011", salt: "0011", width: 40)])
         for path in paths { try server.get(path) }
-        let text = String(decoding: try server.get("/metrics").body, as: UTF8.self)
+        let text = try Self.metrics(port: metricsPort)
         func value(_ series: String) -> Double? {
             text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
         }

@@ -137,7 +137,8 @@ public final class ImageService: Sendable {
     func authorized(_ path: String) throws(ImgproxyError) -> ImgproxyPath {
         let parsed = try ImgproxyPath(path, presets: configuration.presets, onlyPresets: configuration.onlyPresets)
         if parsed.isUnsigned {
-            guard configuration.allowsUnsigned else { throw ImgproxyError.unsigned }
+            // A configured key means every URL is signed, whatever else is set.
+            guard configuration.allowsUnsigned, configuration.signingKeys.pairs.isEmpty else { throw ImgproxyError.unsigned }
         } else if !configuration.signingKeys.pairs.isEmpty, !configuration.signingKeys.verify(parsed.signature, path: parsed.signedPart) {
             throw ImgproxyError.badSignature
         }
