@@ -204,6 +204,7 @@ let package = Package(
         .executableTarget(
             name: "osprey-server",
             dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", "OspreyAllocation", hummingbird, argumentParser, logging,
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Apps/osprey-server",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Osprey
 import OspreyAllocation
 import OspreyDomain
@@ -31,6 +32,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
     @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature (only without --key).") var allowUnsigned = false
     @Option(help: "HOST:PORT to serve /metrics on, apart from the public port (default: no metrics).") var metricsBind: String?
+    @Option(help: "Seconds a connection may wait for a whole request head, idle or trickling bytes, before it is closed (default 10).")
+    var idleTimeout: Double?
+    @Option(help: "Connections served at once; past it, new ones wait in the listen queue (default 1024).") var maxConnections: Int?
     @Flag(help: "Fetch sources whose host resolves to a loopback address (this machine).") var allowLoopbackSources = false
     @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
@@ -141,7 +145,14 @@ struct ServerCommand: AsyncParsableCommand {
             .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
             .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: try Setting.value(maxQueue, "MAX_QUEUE") ?? 64))
             .addImageRoutes(service)
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)),
+        // Hummingbird's idle timer runs from the last whole request part read or the last answer
+        // written, so it closes idle keep-alive connections and heads that trickle in alike.
+        let idle = try Setting.value(idleTimeout, "IDLE_TIMEOUT") ?? 10
+        let connections = try Setting.value(maxConnections, "MAX_CONNECTIONS") ?? 1024
+        guard idle > 0, connections > 0 else { throw ValidationError("--idle-timeout and --max-connections must be positive") }
+        let app = Application(router: router, server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(idle * 1000)))),
+                              configuration: .init(address: .hostname(host, port: port),
+                                                   availableConnectionsDelegate: MaximumAvailableConnections(connections)),
                               onServerRunning: { _ in
             // Unbuffered, so whoever reads the log (a supervisor, a test) sees it at once.
             FileHandle.standardOutput.write(Data("osprey-server: listening on http://\(host):\(port)/\n".utf8))

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import OspreyCodec
 import OspreyDomain
@@ -120,5 +123,56 @@ extension ServerProcessTests {
                                        .init(url: harness.source("photo.jpg"), width: 64, height: 64)])
         let got = try await harness.fetch(paths)
         #expect(got.map(\.status) == [403, 200])
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, or -1.
+    static func connect(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0 { close(fd); return -1 }
+        return fd
+    }
+
+    /// Waits up to `limit` for the server to close each of `sockets` (a read gives 0 or an
+    /// error); the ones still open at the end.
+    static func stillOpen(_ sockets: [Int32], within limit: Duration) -> [Int32] {
+        var open = Set(sockets)
+        let deadline = ContinuousClock.now + limit
+        while !open.isEmpty, ContinuousClock.now < deadline {
+            var polled = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polled, nfds_t(polled.count), 200) > 0 else { continue }
+            for entry in polled where entry.revents != 0 {
+                var byte: UInt8 = 0
+                if recv(entry.fd, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { open.remove(entry.fd) }
+            }
+        }
+        return Array(open)
+    }
+
+    @Test func idleAndTricklingConnectionsAreClosedAfterTheIdleTimeout() throws {
+        let server = try ServerProcess.start(arguments: ["--allow-unsigned", "--idle-timeout", "1"], executable: "osprey-server", readyPath: "/health")
+        defer { #expect(server.stop() == 0) }
+        let idle = (0..<200).map { _ in Self.connect(port: server.port) }
+        defer { idle.forEach { close($0) } }
+        #expect(idle.allSatisfy { $0 >= 0 }, "200 connections open")
+        // A head that trickles in a byte at a time is not a request: the timer runs from the last whole part.
+        let trickling = Self.connect(port: server.port)
+        defer { close(trickling) }
+        let started = ContinuousClock.now
+        var trickleClosed = false
+        for byte in Array("GET /health HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 40) {
+            var value = byte
+            if send(trickling, &value, 1, Int32(MSG_NOSIGNAL)) != 1 { trickleClosed = true; break }
+            if !Self.stillOpen([trickling], within: .milliseconds(100)).contains(trickling) { trickleClosed = true; break }
+        }
+        #expect(trickleClosed && ContinuousClock.now - started < .seconds(5), "a trickling head is closed: \(ContinuousClock.now - started)")
+        #expect(Self.stillOpen(idle, within: .seconds(15)).isEmpty, "every idle connection closed")
+        #expect(try server.get("/health").status == 200, "and the server still answers")
     }
 }
