@@ -35,6 +35,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may wait for a whole request head, idle or trickling bytes, before it is closed (default 10).")
     var idleTimeout: Double?
     @Option(help: "Connections served at once; past it, new ones wait in the listen queue (default 1024).") var maxConnections: Int?
+    @Option(help: "Seconds a request may take in all; past it, its work is cancelled and it is answered 504 (default 10).")
+    var timeout: Double?
+    @Option(help: "Seconds a source's download may take (default 5).") var downloadTimeout: Double?
     @Flag(help: "Fetch sources whose host resolves to a loopback address (this machine).") var allowLoopbackSources = false
     @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
@@ -102,6 +105,16 @@ struct ServerCommand: AsyncParsableCommand {
         }
         var configuration = try cache.configuration(Self.cacheDefaults)
         configuration.network.maxRedirects = try Setting.value(maxRedirects, "MAX_REDIRECTS") ?? 3
+        let requestTimeout = try Setting.value(timeout, "TIMEOUT") ?? 10
+        let downloadSeconds = try Setting.value(downloadTimeout, "DOWNLOAD_TIMEOUT") ?? 5
+        guard requestTimeout > 0, downloadSeconds > 0 else { throw ValidationError("--timeout and --download-timeout must be positive") }
+        // A download, and the waits its retries make, end within the download's deadline.
+        configuration.network.transferTimeout = min(configuration.network.transferTimeout, downloadSeconds)
+        configuration.network.connectTimeout = min(configuration.network.connectTimeout, downloadSeconds)
+        configuration.network.maxRetryAfter = min(configuration.network.maxRetryAfter, downloadSeconds / 2)
+        // One origin may hold all load slots but two: a slow one cannot queue the others, or
+        // the cached images that still need a slot to decode, behind it.
+        configuration.maxConcurrentLoadsPerOrigin = max(1, configuration.network.maxConcurrentTransfers + configuration.maxConcurrentDecodes - 2)
         // Where the sockets connect, and before each redirect is followed, as imgproxy checks.
         configuration.network.addressPolicy = policy.addressPolicy
         configuration.network.sourceFilter = { policy.refusal(for: $0) }
@@ -136,6 +149,7 @@ struct ServerCommand: AsyncParsableCommand {
         serving.s3Endpoint = s3Endpoint
         serving.offersJXL = Setting.flag(jxl, "JXL")
         serving.developmentErrors = Setting.flag(developmentErrors, "DEVELOPMENT_ERRORS")
+        serving.timeout = .milliseconds(Int64(requestTimeout * 1000))
         let service = ImageService(pipeline: parts.pipeline, configuration: serving)
         let metrics = ServerMetrics.bootstrap()
         let router = Router(context: BasicRequestContext.self)

@@ -35,6 +35,10 @@ public struct OspreyConfiguration: Sendable {
     public var decodingLimits: DecodingLimits
     /// Decodes and processing runs at once (default: one per core).
     public var maxConcurrentDecodes: Int
+    /// The most loads one origin may hold at once (`ImagePipeline.Configuration
+    /// .maxConcurrentLoadsPerOrigin`); `nil` (the default): no share. A server fetching from
+    /// origins it does not control sets it, so one slow origin cannot hold every slot.
+    public var maxConcurrentLoadsPerOrigin: Int?
     /// Loaders of URL schemes of your own, beside `http`, `https`, `file` and `data`
     /// (`SchemeDataLoader`).
     public var loaders: [String: any DataLoading] = [:]
@@ -110,12 +114,14 @@ public struct OspreyConfiguration: Sendable {
         if let sharedCache {
             dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache
         }
-        return ImagePipeline.Configuration(
+        var configuration = ImagePipeline.Configuration(
             dataLoader: loaders.reduce(SchemeDataLoader.standard(network: CurlDataLoader(configuration: network))) { $0.adding($1.value, for: $1.key) },
             decoder: codec, imageCache: memory, dataCache: dataCache,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger
         )
+        configuration.maxConcurrentLoadsPerOrigin = maxConcurrentLoadsPerOrigin
+        return configuration
     }
 }

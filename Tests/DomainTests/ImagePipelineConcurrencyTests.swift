@@ -24,6 +24,32 @@ struct ImagePipelineConcurrencyTests {
         #expect(await h.pipeline.startedLoads().images == 1)
     }
 
+    @Test func aSlowOriginHoldsOnlyItsShareOfTheLoadSlots() async throws {
+        // Given two load slots, one per origin, and an origin whose loads hang
+        let loader = MockDataLoader()
+        let slow = (1...4).map { URL(string: "https://slow.example/\($0).ospf")! }
+        for url in slow { loader.serve(FakeImageCodec.encodedSolid(PipelineHarness.size), at: url, held: true) }
+        let fast = URL(string: "https://fast.example/photo.ospf")!
+        loader.serve(FakeImageCodec.encodedSolid(PipelineHarness.size), at: fast)
+        var configuration = ImagePipeline.Configuration(dataLoader: loader, decoder: FakeImageCodec(), maxConcurrentLoads: 2)
+        configuration.maxConcurrentLoadsPerOrigin = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let hanging = slow.map { url in Task { try await pipeline.image(for: ImageRequest(url: url)) } }
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(30))
+        while loader.loadCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        // When another origin's image is asked for
+        let other = Task { try await pipeline.image(for: ImageRequest(url: fast)) }
+        while loader.requests.filter({ $0.url == fast }).isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        let reached = !loader.requests.filter({ $0.url == fast }).isEmpty
+        if !reached { loader.gate.open() }  // end the test instead of hanging
+        // Then it is loaded while the slow origin's four wait, one of them in flight
+        #expect(reached, "the other origin's load found a slot")
+        #expect(try await other.value.tier == .network)
+        #expect(loader.requests.filter { $0.url.host == "slow.example" }.count == 1, "the slow origin holds one slot")
+        loader.gate.open()
+        for task in hanging { #expect(try await task.value.image.size == PipelineHarness.size) }
+    }
+
     @Test func differentSizesInFlightShareOneDownload() async throws {
         let h = PipelineHarness(holding: true)
         let small = h.request(PixelSize(width: 8, height: 8)), large = h.request(PixelSize(width: 40, height: 40))

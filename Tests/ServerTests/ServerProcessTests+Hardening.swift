@@ -175,4 +175,65 @@ extension ServerProcessTests {
         #expect(Self.stillOpen(idle, within: .seconds(15)).isEmpty, "every idle connection closed")
         #expect(try server.get("/health").status == 200, "and the server still answers")
     }
+
+    @Test func aDrippingOriginIsAnswered504ByTheDeadlineWhileOthersAreServed() throws {
+        let origin = try TestHTTPServer(), drip = try TestHTTPServer()
+        defer { origin.stop(); drip.stop() }
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        origin.serve("photo.jpg", photo, contentType: "image/jpeg")
+        for index in 0..<8 { drip.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
+        // Eight different sources on an origin that sends a piece of each every 2 s (14 s in all).
+        var specs = (0..<8).map { Spec(url: drip.url("/drip/2000/files/p\($0).jpg").absoluteString, width: 32, height: 32) }
+        specs += [Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 40, height: 40),
+                  Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 50, height: 50)]
+        let paths = try Self.paths(specs)
+        let server = try ServerProcess.start(arguments: ["--key", Self.key, "--salt", Self.salt, "--allow-origin", origin.url("/").absoluteString,
+                                                        "--allow-origin", drip.url("/").absoluteString, "--timeout", "2",
+                                                        "--download-timeout", "30"],
+                                             executable: "osprey-server", readyPath: "/health")
+        defer { #expect(server.stop() == 0) }
+        #expect(try server.get(paths[8]).status == 200, "answered once, so kept")
+        let answers = Locked([(status: Int, seconds: Double)]())
+        let group = DispatchGroup()
+        let base = server.base
+        for path in paths.prefix(8) {
+            DispatchQueue.global().async(group: group) {
+                let start = ContinuousClock.now
+                let status = (try? CurlGet.run(base + path).status) ?? 0
+                let elapsed = ContinuousClock.now - start
+                answers.withLock { $0.append((status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        // The server's load slots are six transfers and a decode per core; one origin may hold all but two.
+        let share = 6 + ProcessInfo.processInfo.activeProcessorCount - 2
+        while drip.requests.count < min(8, share), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(drip.requests.count == min(8, share), "the dripping origin holds its share of the load slots")
+        // Meanwhile a kept answer, /health and a load from another origin go on.
+        // Timed over a socket of the test's own, so that starting curl is not counted.
+        func timed(_ path: String) throws -> (status: Int, duration: Duration) {
+            let start = ContinuousClock.now
+            let socket = Self.connect(port: server.port)
+            defer { close(socket) }
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            _ = request.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var answer: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                answer += buffer[0..<count]
+            }
+            let status = Int(String(decoding: answer.prefix(12).dropFirst(9), as: UTF8.self)) ?? 0
+            return (status, ContinuousClock.now - start)
+        }
+        let kept = try timed(paths[8]), health = try timed("/health"), other = try timed(paths[9])
+        #expect(kept.status == 200 && kept.duration < Sanitizer.scaled(.milliseconds(100)), "a kept answer: \(kept.duration)")
+        #expect(health.status == 200 && health.duration < Sanitizer.scaled(.milliseconds(50)), "/health: \(health.duration)")
+        #expect(other.status == 200 && other.duration < .seconds(2), "another origin's load finds a slot: \(other.duration)")
+        group.wait()
+        let results = answers.withLock { $0 }
+        #expect(results.count == 8 && results.allSatisfy { $0.status == 504 }, "\(results)")
+        #expect(results.allSatisfy { $0.seconds < 2 + 3 }, "each by its 2 s deadline: \(results)")
+    }
 }

@@ -239,7 +239,8 @@ struct ServerProcessTests {
         defer { origin.stop() }
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
         for index in 0..<100 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
-        let server = try Self.server(origin, ["--max-queue", "200"])
+        // A deadline longer than the whole run: this is about shutting down, not timing out.
+        let server = try Self.server(origin, ["--max-queue", "200", "--timeout", "120"])
         let paths = try Self.paths((0..<100).map { Spec(url: origin.url("/delay/500/files/p\($0).jpg").absoluteString, width: 64, height: 64) })
         let pid = server.process.processIdentifier
         let stopper = Thread {

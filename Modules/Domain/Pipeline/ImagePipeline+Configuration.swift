@@ -26,6 +26,10 @@ extension ImagePipeline {
         /// (default 8: six transfers and two decodes). Bounds the encoded bodies held in
         /// memory: a download that finishes waits for its decode inside its slot.
         public var maxConcurrentLoads: Int
+        /// The most of those loads one origin (scheme, host and port; local files count as
+        /// one) may hold at once, so a slow origin cannot hold every slot and queue the loads
+        /// of other origins and of cached images behind it. `nil` (the default): no share.
+        public var maxConcurrentLoadsPerOrigin: Int?
         /// Where the pipeline reports cache failures it works around.
         public var logger: Logger
 
@@ -53,6 +57,7 @@ extension ImagePipeline {
             self.clock = clock
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.maxConcurrentLoads = maxConcurrentLoads
+            self.maxConcurrentLoadsPerOrigin = nil
             self.logger = logger
         }
     }

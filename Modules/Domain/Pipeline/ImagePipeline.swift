@@ -26,6 +26,7 @@ public final class ImagePipeline: ImageProviding {
     let dataLoads = TaskCoalescer<DataLoadKey, Download>()
     let decodeLimiter: AsyncLimiter
     let loadLimiter: AsyncLimiter
+    let originLimiter: KeyedLimiter?
     let reductionSources = Locked(ReductionSources())
 
     /// Creates a pipeline from its parts.
@@ -33,6 +34,7 @@ public final class ImagePipeline: ImageProviding {
         self.configuration = configuration
         self.decodeLimiter = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
         self.loadLimiter = AsyncLimiter(limit: configuration.maxConcurrentLoads)
+        self.originLimiter = configuration.maxConcurrentLoadsPerOrigin.map { KeyedLimiter(limit: $0) }
     }
 
     public func image(for request: ImageRequest) async throws -> ImageResponse {
@@ -44,8 +46,12 @@ public final class ImagePipeline: ImageProviding {
         }
         let loaded = try await imageLoads.value(for: plan.coalescingKey, priority: request.priority.taskPriority) {
             // A load holds its slot from the disk lookup to the decoded image, so downloads
-            // cannot run ahead of decoding and pile up bodies in memory.
-            try await self.loadLimiter.withSlot { try await self.load(plan) }
+            // cannot run ahead of decoding and pile up bodies in memory; an origin's share is
+            // taken first, so its waiting loads hold no slot.
+            guard let originLimiter = self.originLimiter else { return try await self.loadLimiter.withSlot { try await self.load(plan) } }
+            return try await originLimiter.withSlot(for: plan.request.source.origin) {
+                try await self.loadLimiter.withSlot { try await self.load(plan) }
+            }
         }
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start, source: loaded.source)
     }

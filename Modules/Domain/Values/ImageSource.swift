@@ -19,4 +19,13 @@ public enum ImageSource: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { cacheIdentifier }
+
+    /// Where the bytes are served from: scheme, host and port of a URL (`file:` and `data:`
+    /// URLs and local files count as one place each), for per-origin limits.
+    var origin: String {
+        guard case .url(let url) = self else { return "file" }
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard let host = url.host?.lowercased() else { return scheme }
+        return "\(scheme)://\(host):\(url.port.map(String.init) ?? "")"
+    }
 }

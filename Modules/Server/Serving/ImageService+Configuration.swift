@@ -19,6 +19,9 @@ extension ImageService {
         /// Error answers carry their detail (what was fetched, why it failed) instead of the
         /// class's fixed text; for development only (imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE`).
         public var developmentErrors: Bool
+        /// How long a request may take in all; past it, its work is cancelled and it is
+        /// answered `504` (imgproxy's `IMGPROXY_TIMEOUT`). `nil`: no deadline.
+        public var timeout: Duration?
         /// `Cache-Control: public, max-age=` of answers, in seconds.
         public var maxAge: Int
         /// The quality of lossy answers when the URL names none, 1…100.
@@ -73,6 +76,7 @@ extension ImageService {
             self.offersAVIF = offersAVIF
             offersJXL = false
             developmentErrors = false
+            timeout = nil
             self.maxAge = maxAge
             self.defaultQuality = defaultQuality
             self.answerMemoryLimit = answerMemoryLimit

@@ -44,7 +44,12 @@ public final class ImageService: Sendable {
     /// a failure's detail is logged.
     public func respond(to request: Request, path: String) async -> Response {
         let id = Self.requestID(from: request.headers[.init(Self.requestIDField)!])
-        var response = await Self.$currentRequestID.withValue(id) { await answer(request, path: path) }
+        // The work runs as a task of its own, so that the deadline can cancel it: a cancelled
+        // load ends with CancellationError, which is answered 504.
+        let work = Task { await Self.$currentRequestID.withValue(id) { await self.answer(request, path: path) } }
+        let deadline = configuration.timeout.map { timeout in Task { try await Task.sleep(for: timeout); work.cancel() } }
+        var response = await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
+        deadline?.cancel()
         response.headers[.init(Self.requestIDField)!] = id
         if let origin = configuration.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
         return response
@@ -114,6 +119,7 @@ public final class ImageService: Sendable {
         do {
             response = try await pipeline.image(for: imageRequest)
         } catch {
+            if Task.isCancelled { return failure(Problem(.timedOut, "the deadline passed while loading: \(error)")) }
             if let refusal = Answers.refusal(in: error) { return refused(parsed.source, refusal) }
             if let fallback = await fallback(for: parsed, choice: choice, encoder: encoder, start: start) { return fallback }
             return failure(Problem(error))
