@@ -88,6 +88,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
 
+        // Redis over TLS for Debian 12's hiredis 0.14, which has none: OpenSSL carries the bytes,
+        // hiredis formats commands and parses replies.
+        .target(
+            name: "CRedisTLS",
+            dependencies: ["CHiredis"],
+            path: "Modules/C/CRedisTLS",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("hiredis")]
+        ),
+
         // C wrappers for libcurl's variadic setopt and getinfo.
         .target(
             name: "CCurlShims",
@@ -159,7 +168,7 @@ let package = Package(
         // MARK: RedisCache — the shared tier a fleet puts behind its disk caches (hiredis).
         .target(
             name: "OspreyRedisCache",
-            dependencies: ["OspreyDomain", "CHiredis", logging],
+            dependencies: ["OspreyDomain", "CHiredis", "CRedisTLS", logging],
             path: "Modules/Data/RedisCache",
             swiftSettings: swiftSettings
         ),

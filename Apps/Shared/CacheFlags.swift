@@ -16,8 +16,11 @@ package struct CacheFlags: ParsableArguments {
     @Option(help: "The memory cache's limit, such as 64MB; a bare number is megabytes, 0 turns it off (or $OSPREY_MEMORY_LIMIT).")
     package var memoryLimit: ByteSizeArgument?
 
-    @Option(help: "A cache shared by a fleet, behind the disk cache: redis://HOST[:PORT][/DB] (or $OSPREY_SHARED_CACHE).")
+    @Option(help: "A cache shared by a fleet, behind the disk cache: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss:// for TLS (or $OSPREY_SHARED_CACHE).")
     package var sharedCache: String?
+
+    @Option(help: "A PEM file of the authorities that sign the shared cache's TLS certificate (default: the system's; or $OSPREY_SHARED_CACHE_CA).")
+    package var sharedCacheCa: String?
 
     package init() {}
 
@@ -54,8 +57,9 @@ package struct CacheFlags: ParsableArguments {
         }
         if let shared = sharedCache ?? ProgramEnvironment.value("SHARED_CACHE") {
             do {
-                configuration.sharedCache = RedisDataCache(configuration: try RedisDataCache.Configuration(url: shared),
-                                                           logger: configuration.logger)
+                var redis = try RedisDataCache.Configuration(url: shared)
+                redis.certificateAuthorities = sharedCacheCa ?? ProgramEnvironment.value("SHARED_CACHE_CA")
+                configuration.sharedCache = RedisDataCache(configuration: redis, logger: configuration.logger)
             } catch {
                 throw ValidationError("--shared-cache: \(error)")
             }

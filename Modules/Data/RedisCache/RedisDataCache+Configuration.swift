@@ -29,6 +29,16 @@ extension RedisDataCache {
         public var commandTimeout: Duration
         /// After a failure, how long commands skip Redis before trying it again (default 1 s).
         public var retryInterval: Duration
+        /// The user name sent with ``password`` (`AUTH user password`, Redis 6 ACLs); `nil`: the
+        /// default user.
+        public var username: String?
+        /// The password sent (`AUTH`) on connecting, as `requirepass` or an ACL asks; `nil`: none.
+        public var password: String?
+        /// Whether to connect over TLS (`rediss://`), the server's certificate verified.
+        public var usesTLS: Bool
+        /// A PEM file of the authorities that may sign the server's certificate; `nil`: the
+        /// system's.
+        public var certificateAuthorities: String?
 
         /// Creates a configuration; every value has a default.
         public init(
@@ -50,12 +60,18 @@ extension RedisDataCache {
             self.connectTimeout = connectTimeout
             self.commandTimeout = commandTimeout
             self.retryInterval = retryInterval
+            username = nil
+            password = nil
+            usesTLS = false
+            certificateAuthorities = nil
         }
 
-        /// A configuration from a URL of the form `redis://HOST[:PORT][/DB]`, other values default.
+        /// A configuration from a URL of the form `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or
+        /// `rediss://…` for TLS, other values default.
         /// - Throws: ``RedisURLError`` for another scheme, a missing host, or a database that is not a number.
         public init(url: String) throws(RedisURLError) {
-            guard let components = URLComponents(string: url), components.scheme?.lowercased() == "redis" else {
+            guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+                  scheme == "redis" || scheme == "rediss" else {
                 throw .notARedisURL(url)
             }
             guard let host = components.host, !host.isEmpty else { throw .notARedisURL(url) }
@@ -64,6 +80,9 @@ extension RedisDataCache {
                 throw .notARedisURL(url)
             }
             self.init(host: host, port: port, database: Int(path) ?? 0)
+            usesTLS = scheme == "rediss"
+            password = components.password?.removingPercentEncoding
+            if let user = components.user?.removingPercentEncoding, !user.isEmpty { username = user }
         }
 
         /// The TTL in milliseconds to give an entry on a write, and on a read (0: none).
@@ -79,13 +98,20 @@ extension RedisDataCache {
     }
 }
 
-/// A shared-cache address that is not `redis://HOST[:PORT][/DB]`.
+/// A shared-cache address that is not `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` or `rediss://…`.
 public enum RedisURLError: Error, Hashable, Sendable, CustomStringConvertible {
     case notARedisURL(String)
 
     public var description: String {
         switch self {
-        case .notARedisURL(let url): "not a Redis URL (expected redis://HOST[:PORT][/DB]): \(url)"
+        case .notARedisURL(let url): "not a Redis URL (expected redis:// or rediss://[[USER]:PASSWORD@]HOST[:PORT][/DB]): \(Self.withoutPassword(url))"
         }
+    }
+
+    /// `url` with a password replaced by `***`, for messages and logs.
+    static func withoutPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
     }
 }

@@ -32,7 +32,9 @@ public final class RedisDataCache: DataCaching {
         self.configuration = configuration
         pool = RedisConnectionPool(
             endpoint: .init(host: configuration.host, port: configuration.port, database: configuration.database,
-                            connectTimeout: configuration.connectTimeout, commandTimeout: configuration.commandTimeout),
+                            connectTimeout: configuration.connectTimeout, commandTimeout: configuration.commandTimeout,
+                            username: configuration.username, password: configuration.password, usesTLS: configuration.usesTLS,
+                            certificateAuthorities: configuration.certificateAuthorities),
             size: configuration.poolSize, retryInterval: configuration.retryInterval, logger: logger
         )
     }

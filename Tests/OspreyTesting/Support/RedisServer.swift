@@ -11,6 +11,7 @@ public final class RedisServer: @unchecked Sendable {
     /// The port it listens on; the same after ``restart()``.
     public let port: Int
     private var server: SpawnedServer?
+    private let commandLine: @Sendable (Int) -> [String]
 
     /// `redis://127.0.0.1:PORT/0`.
     public var url: String { "redis://127.0.0.1:\(port)/0" }
@@ -18,7 +19,22 @@ public final class RedisServer: @unchecked Sendable {
     /// Starts a server on a free port and waits until it accepts connections.
     public init() throws {
         let executable = try Self.executable()
-        let server = try SpawnedServer.onFreePort { Self.arguments(executable, port: $0) }
+        commandLine = { Self.arguments(executable, port: $0) }
+        let server = try SpawnedServer.onFreePort(commandLine)
+        port = server.port
+        self.server = server
+    }
+
+    /// A server that speaks only TLS, with `certificate` and `key` (PEM files), and asks for
+    /// `password` (`requirepass`).
+    public init(tlsCertificate certificate: String, key: String, password: String) throws {
+        let executable = try Self.executable()
+        commandLine = { port in
+            [executable, "--bind", "127.0.0.1", "--port", "0", "--tls-port", String(port), "--tls-cert-file", certificate,
+             "--tls-key-file", key, "--tls-auth-clients", "no", "--requirepass", password, "--save", "", "--appendonly", "no",
+             "--daemonize", "no", "--loglevel", "warning"]
+        }
+        let server = try SpawnedServer.onFreePort(commandLine)
         port = server.port
         self.server = server
     }
@@ -49,7 +65,7 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     private func start() throws {
-        server = try SpawnedServer(Self.arguments(try Self.executable(), port: port), port: port)
+        server = try SpawnedServer(commandLine(port), port: port)
     }
 
     /// The command line of a test Redis on `port`.

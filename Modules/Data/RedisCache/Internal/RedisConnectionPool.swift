@@ -19,6 +19,10 @@ final class RedisConnectionPool: Sendable {
         var database: Int
         var connectTimeout: Duration
         var commandTimeout: Duration
+        var username: String? = nil
+        var password: String? = nil
+        var usesTLS = false
+        var certificateAuthorities: String? = nil
     }
 
     private struct State {
@@ -94,8 +98,7 @@ final class RedisConnectionPool: Sendable {
             case .down: throw .unreachable("Redis is marked unavailable after a failure")
             case .connect:
                 do {
-                    return try RedisConnection(host: endpoint.host, port: endpoint.port, database: endpoint.database,
-                                               connectTimeout: endpoint.connectTimeout, commandTimeout: endpoint.commandTimeout)
+                    return try RedisConnection(endpoint)
                 } catch {
                     discard()
                     markDown(error)
