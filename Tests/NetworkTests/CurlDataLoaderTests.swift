@@ -132,6 +132,28 @@ struct CurlDataLoaderTests {
         #expect(h.server.hits("/status/404") == 1, "4xx is not retried")
     }
 
+    @Test func bodyMemoryFollowsTheBytesThatArriveNotTheAnnouncedLength() {
+        let transfer = Transfer(request: DataRequest(url: URL(string: "http://127.0.0.1/big.jpg")!), progress: { _ in }, limit: 50_000_000,
+                                buffers: BodyBufferPool(idleLimit: 0), sourceGuard: SourceGuard(addressPolicy: nil, sourceFilter: nil),
+                                followsRedirects: false)
+        for line in ["HTTP/1.1 200 OK\r\n", "Content-Length: 40000000\r\n", "\r\n"] {
+            _ = Array(line.utf8).withUnsafeBytes { transfer.receiveHeader($0) }
+        }
+        #expect(transfer.body.capacity <= 64 << 10, "40 MB announced, \(transfer.body.capacity) bytes reserved")
+        let chunk = [UInt8](repeating: 7, count: 100_000)
+        for _ in 0..<3 { _ = chunk.withUnsafeBytes { transfer.receiveBody($0) } }
+        #expect(transfer.body.capacity <= 2 * 300_000, "300 KB arrived, \(transfer.body.capacity) bytes held")
+        // Growth stops at the announced length.
+        let small = Transfer(request: DataRequest(url: URL(string: "http://127.0.0.1/a.jpg")!), progress: { _ in }, limit: 50_000_000,
+                             buffers: BodyBufferPool(idleLimit: 0), sourceGuard: SourceGuard(addressPolicy: nil, sourceFilter: nil),
+                             followsRedirects: false)
+        for line in ["HTTP/1.1 200 OK\r\n", "Content-Length: 150000\r\n", "\r\n"] {
+            _ = Array(line.utf8).withUnsafeBytes { small.receiveHeader($0) }
+        }
+        for _ in 0..<3 { _ = chunk.prefix(50_000).withUnsafeBytes { small.receiveBody($0) } }
+        #expect(small.body.count == 150_000 && small.body.capacity < 2 * 150_000, "\(small.body.capacity)")
+    }
+
     @Test func stallsAndSlowTransfersTimeOutWithTypedErrors() async throws {
         let h = try NetworkHarness(configuration: .init(transferTimeout: 3, stallTimeout: 1, maxRetries: 0))
         await #expect(throws: DataLoadingError.timedOut(.stall, url: h.server.url("/stall/files/photo.jpg").absoluteString)) {

@@ -6,6 +6,8 @@ final class BodyBuffer {
     private let pool: BodyBufferPool
     private var block: BodyBufferPool.Block?
     private(set) var count = 0
+    /// The bytes the current block holds.
+    var capacity: Int { block?.capacity ?? 0 }
 
     init(pool: BodyBufferPool) { self.pool = pool }
 
@@ -22,9 +24,12 @@ final class BodyBuffer {
         block = bigger
     }
 
-    func append(_ bytes: UnsafeRawBufferPointer) {
+    /// Appends `bytes`, doubling the block as needed but never past `expected` (the announced
+    /// length), so the last growth lands on the body's size.
+    func append(_ bytes: UnsafeRawBufferPointer, expected: Int? = nil) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        if count + bytes.count > (block?.capacity ?? 0) { reserve(max(count + bytes.count, (block?.capacity ?? 0) * 2)) }
+        let needed = count + bytes.count
+        if needed > (block?.capacity ?? 0) { reserve(max(needed, min((block?.capacity ?? 0) * 2, expected ?? .max))) }
         block!.pointer.advanced(by: count).copyMemory(from: base, byteCount: bytes.count)
         count += bytes.count
     }

@@ -98,7 +98,9 @@ final class Transfer: @unchecked Sendable {
             overLimit = true
             return false
         }
-        if length <= limit && sink == nil { body.reserve(Int(length)) }  // one block, not a doubling series
+        // Memory follows the bytes that arrive, not what a server announces: a first block of
+        // at most 64 KiB, then doubling up to the announced length.
+        if length <= limit && sink == nil { body.reserve(Int(min(length, 64 << 10))) }
         return true
     }
 
@@ -123,7 +125,7 @@ final class Transfer: @unchecked Sendable {
         if let sink {
             guard Self.write(bytes, to: sink, failure: &writeFailure) else { return false }
         } else {
-            body.append(bytes)
+            body.append(bytes, expected: expectedLength.map { Int($0) })
         }
         bodyLength += bytes.count
         progress(TransferProgress(completed: Int64(bodyLength), expected: expectedLength))
