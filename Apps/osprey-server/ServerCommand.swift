@@ -38,6 +38,8 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a request may take in all; past it, its work is cancelled and it is answered 504 (default 10).")
     var timeout: Double?
     @Option(help: "Seconds a source's download may take (default 5).") var downloadTimeout: Double?
+    @Option(help: "Threads decoding, processing and encoding images at once, apart from those answering (default: one per core).")
+    var workers: Int?
     @Flag(help: "Fetch sources whose host resolves to a loopback address (this machine).") var allowLoopbackSources = false
     @Flag(help: "Fetch sources whose host resolves to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
@@ -112,6 +114,10 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.network.transferTimeout = min(configuration.network.transferTimeout, downloadSeconds)
         configuration.network.connectTimeout = min(configuration.network.connectTimeout, downloadSeconds)
         configuration.network.maxRetryAfter = min(configuration.network.maxRetryAfter, downloadSeconds / 2)
+        if let workers = try Setting.value(workers, "WORKERS") {
+            guard workers > 0 else { throw ValidationError("--workers must be positive") }
+            configuration.maxConcurrentDecodes = workers
+        }
         // One origin may hold all load slots but two: a slow one cannot queue the others, or
         // the cached images that still need a slot to decode, behind it.
         configuration.maxConcurrentLoadsPerOrigin = max(1, configuration.network.maxConcurrentTransfers + configuration.maxConcurrentDecodes - 2)

@@ -236,4 +236,43 @@ extension ServerProcessTests {
         #expect(results.count == 8 && results.allSatisfy { $0.status == 504 }, "\(results)")
         #expect(results.allSatisfy { $0.seconds < 2 + 3 }, "each by its 2 s deadline: \(results)")
     }
+
+    @Test func healthIsAnsweredWhileImagesAreDecodedAndEncoded() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let photo = try Data(contentsOf: Corpus.file("photos/HMD_Nokia_8.3_5G.jpg"))
+        for index in 0..<6 { origin.serve("p\(index).jpg", photo, contentType: "image/jpeg") }
+        // Full size as PNG: seconds of decoding and encoding each, on both cores.
+        let paths = try Self.paths((0..<6).map { Spec(url: origin.url("/files/p\($0).jpg").absoluteString, extension_: "png") })
+        let server = try Self.server(origin, ["--timeout", "120"])
+        defer { #expect(server.stop() == 0) }
+        let group = DispatchGroup(), base = server.base
+        let statuses = Locked([Int]())
+        for path in paths {
+            DispatchQueue.global().async(group: group) {
+                let status = (try? CurlGet.run(base + path).status) ?? 0
+                statuses.withLock { $0.append(status) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while origin.requests.count < 2, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.3)  // the first images are being decoded
+        var slowest = Duration.zero
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            let socket = Self.connect(port: server.port)
+            let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            _ = request.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while recv(socket, &buffer, buffer.count, 0) > 0 {}
+            close(socket)
+            slowest = max(slowest, ContinuousClock.now - start)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let busy = statuses.withLock { $0.count } < 6
+        group.wait()
+        #expect(busy, "the images were still being made while /health was asked")
+        #expect(slowest < Sanitizer.scaled(.milliseconds(50)), "/health at worst \(slowest) while images were made")
+        #expect(statuses.withLock { $0 } == [Int](repeating: 200, count: 6))
+    }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Lets at most `limit` pieces of work run at once; the rest wait in arrival order: a
 /// ``KeyedLimiter`` with one key.
 ///
@@ -7,9 +9,15 @@ struct AsyncLimiter: Sendable {
 
     init(limit: Int) { slots = KeyedLimiter(limit: limit) }
 
-    /// Runs `work` once a slot is free. The work itself runs in the caller's context.
-    func run<T: Sendable>(_ work: @Sendable () throws -> T) async throws -> T {
-        try await slots.withSlot(for: "") { try work() }
+    /// Runs CPU-bound `work` once a slot is free, on a Dispatch worker thread: not on one of
+    /// Swift's cooperative threads (one per core), which would leave none for the awaiting
+    /// work of others — a server's `/health` and the answers it has kept.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await slots.withSlot(for: "") {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+            }
+        }
     }
 
     /// Runs asynchronous `work` once a slot is free, holding the slot until it ends.

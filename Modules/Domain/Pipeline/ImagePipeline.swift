@@ -56,6 +56,13 @@ public final class ImagePipeline: ImageProviding {
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start, source: loaded.source)
     }
 
+    /// Runs CPU-bound `work` (encoding the image a caller got, say) on the pipeline's workers:
+    /// Dispatch threads, within ``Configuration/maxConcurrentDecodes`` together with the
+    /// pipeline's own decodes, off Swift's cooperative threads.
+    public func performOnWorkers<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await decodeLimiter.run(work)
+    }
+
     /// The processed image for `request` if the memory cache holds it.
     public func cachedImage(for request: ImageRequest) -> Image? {
         cachedImage(plan(for: request))

@@ -127,8 +127,10 @@ public final class ImageService: Sendable {
         Self.record(response.tier)
         let answer: EncodedAnswer
         do {
-            answer = try encoded(response, by: encoder, key: key, options: parsed.options, choice: choice,
-                                 lastModified: resolved.lastModified ?? response.source?.lastModified)
+            let lastModified = resolved.lastModified ?? response.source?.lastModified
+            answer = try await pipeline.performOnWorkers {
+                try self.encoded(response, by: encoder, key: key, options: parsed.options, choice: choice, lastModified: lastModified)
+            }
         } catch {
             return failure(Problem(.internalError, "could not encode the image: \(error)"))
         }
