@@ -275,4 +275,22 @@ extension ServerProcessTests {
         #expect(slowest < Sanitizer.scaled(.milliseconds(50)), "/health at worst \(slowest) while images were made")
         #expect(statuses.withLock { $0 } == [Int](repeating: 200, count: 6))
     }
+
+    @Test func aURLCannotForceAnEncodeTheServerDoesNotOffer() throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let source = origin.url("/files/photo.jpg").absoluteString
+        let paths = try Self.paths([Spec(url: source, width: 48, height: 48, extension_: "avif"),
+                                    Spec(url: source, width: 48, height: 48, extension_: "jxl")])
+        let plain = try Self.server(origin)
+        let avif = try plain.get(paths[0], headers: ["Accept: image/webp,*/*"])
+        let jxl = try plain.get(paths[1], headers: ["Accept: */*"])
+        #expect(plain.stop() == 0)
+        #expect(avif.status == 200 && avif.headers.contains("content-type: image/webp") && avif.headers.contains("vary: accept"), "\(avif.headers)")
+        #expect(jxl.status == 200 && jxl.headers.contains("content-type: image/jpeg"), "\(jxl.headers)")
+        let offering = try Self.server(origin, ["--avif", "--jxl"])
+        defer { #expect(offering.stop() == 0) }
+        #expect(try offering.get(paths[0], headers: ["Accept: image/webp,*/*"]).headers.contains("content-type: image/avif"))
+        #expect(try offering.get(paths[1]).headers.contains("content-type: image/jxl"))
+    }
 }

@@ -22,6 +22,15 @@ package struct FormatNegotiation: Sendable {
         format(offers: offers(accept: accept), hasAlpha: hasAlpha, isAnimated: isAnimated)
     }
 
+    /// Whether a URL may name `format`: AVIF and JPEG XL only where the server offers them.
+    package func writes(_ format: ImageFormat) -> Bool {
+        switch format {
+        case .avif: offersAVIF
+        case .jxl: offersJXL
+        default: true
+        }
+    }
+
     /// The formats beyond JPEG and PNG that this server would answer a client sending
     /// `accept`: with the image, they decide the answer, so they are part of its cache key.
     package func offers(accept: String?) -> [ImageFormat] {

@@ -102,9 +102,12 @@ public final class ImageService: Sendable {
             return unprocessed
         }
         let offers = negotiation.offers(accept: request.headers[.accept])
-        let format = configuration.enforcedFormats.first(where: offers.contains) ?? parsed.options.format
+        // AVIF and JPEG XL cost far more to encode: a URL naming one the server does not offer
+        // is answered as if it named none.
+        let named = parsed.options.format.flatMap { negotiation.writes($0) ? $0 : nil }
+        let format = configuration.enforcedFormats.first(where: offers.contains) ?? named
         let choice = AnswerChoice(format: format, offers: format == nil ? offers : [],
-                                  varies: parsed.options.format == nil || !configuration.enforcedFormats.isEmpty)
+                                  varies: named == nil || !configuration.enforcedFormats.isEmpty)
         // Every frame when the answer may be in a format that animates; the frames are in the
         // image's key, so in the answer's too (as a local file's size and time are).
         let imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark,
