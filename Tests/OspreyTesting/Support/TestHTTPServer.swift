@@ -121,8 +121,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     public var requests: [(path: String, headers: [String: String])] { state.withLock { $0.requests } }
     /// Connections accepted and connections closed so far.
     public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
-    /// The most `/delay/` requests waiting at once so far: requests in flight, counted
-    /// before any byte of their response is sent, so a client cannot race the count.
+    /// The most `/delay/` and `/drip/` requests in flight at once so far, counted before any
+    /// byte of their response is sent, so a client cannot race the count.
     public var peakConcurrentDelays: Int { state.withLock { $0.peakDelaying } }
     /// Body bytes sent so far by complete responses (files, statuses, delays).
     public var bodyBytesSent: Int { state.withLock { $0.bodyBytes } }
@@ -225,6 +225,11 @@ public final class TestHTTPServer: @unchecked Sendable {
             send(fd, status: 200, body: file.data)
         case "drip":
             guard parts.count > 1, let ms = Int(parts[1]), let file = file(from: 2) else { return send(fd, status: 404, body: Data()) }
+            state.withLock { state in
+                state.delaying += 1
+                state.peakDelaying = max(state.peakDelaying, state.delaying)
+            }
+            defer { state.withLock { $0.delaying -= 1 } }
             writeHead(fd, status: 200, headers: ["Content-Length": "\(file.data.count)"])
             let piece = max(1, (file.data.count + 7) / 8)
             for start in stride(from: 0, to: file.data.count, by: piece) {
