@@ -87,6 +87,15 @@ extension CPUBoundCodecTests {
             #expect([image.width, image.height] == size)
             let psnr = ReferenceDecoder.psnr(CodecTestSupport.bytes(of: image, channels: 3), [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("ref.raw")))))
             #expect(psnr >= 30, "\(psnr) dB against the reference tone mapping")
+            // Lossy (XYB): the reference maps the PQ samples djxl decodes.
+            try JXLTests.tool("cjxl", [path("photo16.png"), path("pq-lossy.jxl"), "-d", "1", "-e", "3", "-x", "color_space=RGB_D65_202_Rel_PeQ"])
+            try JXLTests.tool("djxl", [path("pq-lossy.jxl"), path("pq-lossy16.png"), "--bits_per_sample=16"])
+            try JXLTests.tool("python3", [Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/hdr_reference.py").path,
+                                          path("pq-lossy16.png"), "16", "9", path("ref-lossy.raw")])
+            let lossy = try CodecTestSupport.codec.decode(.file(path: path("pq-lossy.jxl")), options: DecodingOptions())
+            let lossyPSNR = ReferenceDecoder.psnr(CodecTestSupport.bytes(of: lossy, channels: 3),
+                                                  [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("ref-lossy.raw")))))
+            #expect(lossyPSNR >= 30, "lossy: \(lossyPSNR) dB against the reference tone mapping of djxl's samples")
         }
     }
 }
