@@ -97,5 +97,28 @@ extension CPUBoundCodecTests {
                                                   [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("ref-lossy.raw")))))
             #expect(lossyPSNR >= 30, "lossy: \(lossyPSNR) dB against the reference tone mapping of djxl's samples")
         }
+
+        @Test func anHDRImageWithAlphaKeepsItsAlpha() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-hdr-alpha-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+            try JXLTests.tool("vipsthumbnail", [try Corpus.file("photos/craft-beer.jpg").path, "-s", "240", "-o", path("photo.png")])
+            // Alpha rising from left to right, at 16 bits, signalled as PQ.
+            try JXLTests.tool("python3", ["-c", """
+                from PIL import Image
+                im = Image.open('\(path("photo.png"))').convert('RGBA')
+                im.putalpha(Image.linear_gradient('L').rotate(90).resize(im.size))
+                im.save('\(path("alpha.png"))')
+                """])
+            try JXLTests.tool("vips", ["colourspace", path("alpha.png"), path("alpha16-tagged.png"), "rgb16"])
+            try JXLTests.tool("vips", ["copy", path("alpha16-tagged.png"), path("alpha16.png") + "[strip]"])
+            try JXLTests.tool("avifenc", ["--cicp", "9/16/9", "-d", "10", "-s", "8", "--ignore-icc", path("alpha16.png"), path("pq-alpha.avif")])
+            let image = try CodecTestSupport.codec.decode(.file(path: path("pq-alpha.avif")), options: DecodingOptions())
+            #expect(image.pixelFormat.hasAlpha)
+            let rgba = CodecTestSupport.bytes(of: image, channels: 4)
+            let row = image.height / 2 * image.width * 4
+            #expect(rgba[row + 3] < 10 && rgba[row + (image.width - 1) * 4 + 3] > 245, "alpha kept, not tone-mapped")
+        }
     }
 }

@@ -36,6 +36,10 @@ struct HDRToneMapping {
     init(transfer: Transfer, primaries: [(Double, Double)], maximumSample: Int, sampleMaximum: Int) {
         self.transfer = transfer
         toBT709 = Self.conversion(from: primaries)
+        self.sampleMaximum = sampleMaximum
+        // Each code value's light, computed once a mapping (an AVIF maps strip by strip):
+        // 1024 entries for 10 bits, 65536 for 16.
+        light = (0...sampleMaximum).map { Self.sceneOrDisplayLinear(transfer, Double($0) / Double(sampleMaximum)) }
         let brightest = Self.displayNits(transfer, Double(maximumSample) / Double(sampleMaximum))
         peak = max(brightest, Self.referenceWhite)
         sourcePQ = Self.pqInverse(peak)
@@ -49,6 +53,8 @@ struct HDRToneMapping {
 
     private let sourcePQ: Double
     private let targetPQ: Double
+    private let sampleMaximum: Int
+    private let light: [Double]
     /// `eetf(n) / n / 203` at n = peak × (i / steps)², interpolated: four `pow` a pixel
     /// otherwise make a 12-megapixel photo take seconds.
     private var factors: [Double]
@@ -73,14 +79,12 @@ struct HDRToneMapping {
         var brightest = 0
         for index in 0..<samples.count where index % channels < 3 { brightest = max(brightest, Int(samples[index])) }
         let mapping = HDRToneMapping(transfer: transfer, primaries: primaries, maximumSample: min(brightest, maximum), sampleMaximum: maximum)
-        mapping.map(samples, channels: channels, sampleMaximum: maximum, into: output)
+        mapping.map(samples, channels: channels, into: output)
     }
 
     /// `samples` mapped into `output` pixel by pixel (see the type's description).
-    func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, sampleMaximum: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
-        let scale = 1 / Double(sampleMaximum)
-        // Each code value's light, computed once: 1024 entries for 10 bits, 65536 for 16.
-        let light = (0...sampleMaximum).map { Self.sceneOrDisplayLinear(transfer, Double($0) * scale) }
+    func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
+        let alphaScale = 255 / Double(sampleMaximum)
         let encode = SRGBEncoder()
         for pixel in 0..<samples.count / channels {
             let base = pixel * channels
@@ -91,14 +95,14 @@ struct HDRToneMapping {
             var r = m[0] * rgb.0 + m[1] * rgb.1 + m[2] * rgb.2
             var g = m[3] * rgb.0 + m[4] * rgb.1 + m[5] * rgb.2
             var b = m[6] * rgb.0 + m[7] * rgb.1 + m[8] * rgb.2
-            let scale = factor(max(r, g, b, 0))
-            r *= scale
-            g *= scale
-            b *= scale
+            let gain = factor(max(r, g, b, 0))
+            r *= gain
+            g *= gain
+            b *= gain
             output[base] = encode(r)
             output[base + 1] = encode(g)
             output[base + 2] = encode(b)
-            if channels == 4 { output[base + 3] = UInt8((Double(samples[base + 3]) * scale * 255).rounded()) }
+            if channels == 4 { output[base + 3] = UInt8(min(255, (Double(samples[base + 3]) * alphaScale).rounded())) }
         }
     }
 

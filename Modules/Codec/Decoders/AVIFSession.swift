@@ -139,7 +139,7 @@ struct AVIFSession: ~Copyable {
             var mapped = [UInt8](repeating: 0, count: width * channels * Self.stripRows)
             try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, rows) in
                 mapped.withUnsafeMutableBufferPointer { target in
-                    mapping.map(samples, channels: channels, sampleMaximum: 65535, into: target)
+                    mapping.map(samples, channels: channels, into: target)
                     sink.consume(target.baseAddress!, count: rows, stride: width * channels)
                 }
             }
