@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// Lets at most `limit` pieces of work run at once; the rest wait in arrival order: a
 /// ``KeyedLimiter`` with one key.
@@ -9,13 +9,15 @@ struct AsyncLimiter: Sendable {
 
     init(limit: Int) { slots = KeyedLimiter(limit: limit) }
 
-    /// Runs CPU-bound `work` once a slot is free, on a Dispatch worker thread: not on one of
+    /// Runs CPU-bound `work` once a slot is free, on a thread of its own: not on one of
     /// Swift's cooperative threads (one per core), which would leave none for the awaiting
-    /// work of others — a server's `/health` and the answers it has kept.
+    /// work of others — a server's `/health` and the answers it has kept — nor on Dispatch's
+    /// global queue, as wide as the cores too, which others' blocking work can fill. A thread
+    /// costs tens of microseconds; a decode, milliseconds.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await slots.withSlot(for: "") {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+                Thread { continuation.resume(with: Result { try work() }) }.start()
             }
         }
     }

@@ -57,8 +57,8 @@ public final class ImagePipeline: ImageProviding {
     }
 
     /// Runs CPU-bound `work` (encoding the image a caller got, say) on the pipeline's workers:
-    /// Dispatch threads, within ``Configuration/maxConcurrentDecodes`` together with the
-    /// pipeline's own decodes, off Swift's cooperative threads.
+    /// a thread of its own, within ``Configuration/maxConcurrentDecodes`` together with the
+    /// pipeline's own decodes, off Swift's cooperative threads and Dispatch's global queue.
     public func performOnWorkers<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await decodeLimiter.run(work)
     }
