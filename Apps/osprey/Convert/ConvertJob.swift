@@ -20,8 +20,8 @@ struct ConvertJob {
     /// The images written, or the failure.
     func run(_ codec: ImageCodec, _ settings: ConvertSettings, files: OutputFiles) throws(Failure) -> [WrittenImage] {
         if format == .jxl, settings.lossless, outputs.count == 1, outputs[0].size == nil,
-           (try? codec.detectFormat(of: Data(contentsOf: URL(fileURLWithPath: input)).prefix(16))) == .jpeg {
-            return [try recompressJPEG(codec, files: files)]
+           let jpeg = try? Data(contentsOf: URL(fileURLWithPath: input), options: .mappedIfSafe), FormatDetector.detect(jpeg) == .jpeg {
+            return [try recompressJPEG(jpeg, codec, files: files)]
         }
         let frames = settings.frames(for: format)
         var images: [(Image, String)] = []
@@ -58,10 +58,9 @@ struct ConvertJob {
     }
 
     /// A JPEG to JPEG XL at its own size, without loss: its DCT coefficients are kept.
-    private func recompressJPEG(_ codec: ImageCodec, files: OutputFiles) throws(Failure) -> WrittenImage {
+    private func recompressJPEG(_ jpeg: Data, _ codec: ImageCodec, files: OutputFiles) throws(Failure) -> WrittenImage {
         let data: Data, info: ImageInfo
         do {
-            let jpeg = try Data(contentsOf: URL(fileURLWithPath: input))
             info = try codec.info(.data(jpeg))
             data = try JXLEncoder().recompress(jpeg: jpeg)
         } catch {

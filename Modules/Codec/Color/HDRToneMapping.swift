@@ -76,10 +76,16 @@ struct HDRToneMapping {
     static func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, bits: Int, transfer: Transfer,
                     primaries: [(Double, Double)], into output: UnsafeMutableBufferPointer<UInt8>) {
         let maximum = (1 << bits) - 1
+        let mapping = HDRToneMapping(transfer: transfer, primaries: primaries, maximumSample: min(brightestSample(in: samples, channels: channels), maximum),
+                                     sampleMaximum: maximum)
+        mapping.map(samples, channels: channels, into: output)
+    }
+
+    /// The largest colour sample (alpha aside) of interleaved `samples`.
+    static func brightestSample(in samples: UnsafeBufferPointer<UInt16>, channels: Int) -> Int {
         var brightest = 0
         for index in 0..<samples.count where index % channels < 3 { brightest = max(brightest, Int(samples[index])) }
-        let mapping = HDRToneMapping(transfer: transfer, primaries: primaries, maximumSample: min(brightest, maximum), sampleMaximum: maximum)
-        mapping.map(samples, channels: channels, into: output)
+        return brightest
     }
 
     /// `samples` mapped into `output` pixel by pixel (see the type's description).

@@ -133,7 +133,7 @@ struct AVIFSession: ~Copyable {
             // so no full-size copy is held.
             var brightest = 0
             try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, _) in
-                for index in 0..<samples.count where index % channels < 3 { brightest = max(brightest, Int(samples[index])) }
+                brightest = max(brightest, HDRToneMapping.brightestSample(in: samples, channels: channels))
             }
             let mapping = HDRToneMapping(transfer: hdr.transfer, primaries: hdr.primaries, maximumSample: brightest, sampleMaximum: 65535)
             var mapped = [UInt8](repeating: 0, count: width * channels * Self.stripRows)

@@ -103,13 +103,11 @@ struct JXLSession: ~Copyable {
             && (encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB)
     }
 
+    /// libjxl's named primaries share H.273's code points (sRGB 1, BT.2100 9, P3 11); custom
+    /// ones come as x, y.
     private static func primaries(of encoding: JxlColorEncoding) -> [(Double, Double)] {
-        switch encoding.primaries {
-        case JXL_PRIMARIES_SRGB: [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
-        case JXL_PRIMARIES_2100: [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
-        case JXL_PRIMARIES_P3: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
-        default: [encoding.primaries_red_xy, encoding.primaries_green_xy, encoding.primaries_blue_xy].map { ($0.0, $0.1) }
-        }
+        if encoding.primaries != JXL_PRIMARIES_CUSTOM, let named = CICPProfile.primaries(Int(encoding.primaries.rawValue)) { return named }
+        return [encoding.primaries_red_xy, encoding.primaries_green_xy, encoding.primaries_blue_xy].map { ($0.0, $0.1) }
     }
 
     /// The next frame at `output` (as displayed) and its duration in milliseconds, or `nil`

@@ -19,9 +19,6 @@ actor KeyedLimiter {
         return try result.get()
     }
 
-    /// How many pieces of work of `key` run now (for tests).
-    func runningCount(for key: String) -> Int { running[key] ?? 0 }
-
     private func acquire(_ key: String) async throws {
         if running[key, default: 0] < limit {
             try Task.checkCancellation()
