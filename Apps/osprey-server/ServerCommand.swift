@@ -51,7 +51,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Answer JPEG XL to clients that accept it (image/jxl), before AVIF and WebP.") var jxl = false
     @Flag(help: "Error answers carry their detail (what was fetched, why it failed); for development only.") var developmentErrors = false
     @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
-    @Option(help: "The most pixels a source may have, in megapixels (default 50).") var maxSourceResolution: Int?
+    @Option(help: "The most pixels a source may have, in megapixels (default 50); every frame of an animation is checked.")
+    var maxSourceResolution: Int?
+    @Option(help: "The most pixels an answer may have, its frames counted together, in megapixels (default: the source's limit).")
+    var maxResultResolution: Int?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
     @Option(help: "Redirects followed when fetching a source (default 3).") var maxRedirects: Int?
     @Option(help: "A preset, NAME=OPTIONS as in a URL (thumb=rs:fill:64:64/q:70); repeat for more. `default` applies to every URL.")
@@ -98,7 +101,7 @@ struct ServerCommand: AsyncParsableCommand {
             return url
         }
         let policy = SourcePolicy(allowedPrefixes: Setting.list(allowOrigin, "ALLOW_ORIGIN") + (gallery.map { [$0.originPrefix] } ?? []),
-                                  allowing: Set(opened.filter(\.0).map(\.1)), endpoints: s3Endpoint.map { [$0.absoluteString] } ?? [])
+                                  allowing: Set(opened.filter(\.0).map(\.1)))
         guard !(allowUnsigned && !keys.pairs.isEmpty) else {
             throw ValidationError("--allow-unsigned with --key: a configured key means every URL must be signed")
         }
@@ -125,15 +128,19 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.network.addressPolicy = policy.addressPolicy
         configuration.network.sourceFilter = { policy.refusal(for: $0) }
         if let s3Endpoint {
-            guard let signing = AWSSigning(endpoint: s3Endpoint.absoluteString) else {
-                throw ValidationError("--s3-endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            guard let signing = AWSSigning() else { throw ValidationError("--s3-endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY") }
+            do {
+                configuration.s3Store = try S3DataLoader.Store(endpoint: s3Endpoint, signing: signing)
+            } catch {
+                throw ValidationError("--s3-endpoint: \(error)")
             }
-            configuration.network.awsSigning = [signing]
         }
         let sourceMB = try Setting.value(maxSourceSize, "MAX_SOURCE_SIZE") ?? 50
         configuration.network.maxResponseSize = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxInputBytes = Int64(sourceMB) * 1_000_000
         configuration.decodingLimits.maxPixels = (try Setting.value(maxSourceResolution, "MAX_SOURCE_RESOLUTION") ?? 50) * 1_000_000
+        configuration.maxResultPixels = try Setting.value(maxResultResolution, "MAX_RESULT_RESOLUTION").map { $0 * 1_000_000 }
+            ?? configuration.decodingLimits.maxPixels
         configuration.decodingLimits.maxFrames = try Setting.value(maxAnimationFrames, "MAX_ANIMATION_FRAMES") ?? 200
         var definitions = Setting.list(preset, "PRESET")
         if let file = try Setting.value(presetsFile, "PRESETS_FILE") {
@@ -152,7 +159,7 @@ struct ServerCommand: AsyncParsableCommand {
             maxAge: try Setting.value(maxAge, "MAX_AGE") ?? 31_536_000, presets: presets,
             onlyPresets: Setting.flag(onlyPresets, "ONLY_PRESETS"))
         try configureSources(&serving, decoder: parts.pipeline.configuration.decoder)
-        serving.s3Endpoint = s3Endpoint
+        serving.servesS3 = s3Endpoint != nil
         serving.offersJXL = Setting.flag(jxl, "JXL")
         serving.developmentErrors = Setting.flag(developmentErrors, "DEVELOPMENT_ERRORS")
         serving.timeout = .milliseconds(Int64(requestTimeout * 1000))

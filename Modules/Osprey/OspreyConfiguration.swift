@@ -42,6 +42,12 @@ public struct OspreyConfiguration: Sendable {
     /// Loaders of URL schemes of your own, beside `http`, `https`, `file` and `data`
     /// (`SchemeDataLoader`).
     public var loaders: [String: any DataLoading] = [:]
+    /// The S3-compatible store `s3://bucket/key` URLs are fetched from (`S3DataLoader`,
+    /// through the network loader); `nil` (the default): `s3` URLs are not fetched.
+    public var s3Store: S3DataLoader.Store?
+    /// The most pixels a processed image may have (`ImagePipeline.Configuration
+    /// .maxResultPixels`); `nil` (the default): no limit.
+    public var maxResultPixels: Int?
     /// Decoders of formats of your own, asked after the built-in ones (`ImageCodec.register(_:)`).
     public var decoders: [any ImageDecoding] = []
     /// Encoders of formats of your own (`ImageCodec.register(_:for:)`).
@@ -114,14 +120,18 @@ public struct OspreyConfiguration: Sendable {
         if let sharedCache {
             dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache
         }
+        let curl = CurlDataLoader(configuration: network)
+        var loader = SchemeDataLoader.standard(network: curl, maxFileSize: decodingLimits.maxInputBytes)
+        if let s3Store { loader = loader.adding(S3DataLoader(store: s3Store, network: curl), for: "s3") }
         var configuration = ImagePipeline.Configuration(
-            dataLoader: loaders.reduce(SchemeDataLoader.standard(network: CurlDataLoader(configuration: network))) { $0.adding($1.value, for: $1.key) },
+            dataLoader: loaders.reduce(loader) { $0.adding($1.value, for: $1.key) },
             decoder: codec, imageCache: memory, dataCache: dataCache,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger
         )
         configuration.maxConcurrentLoadsPerOrigin = maxConcurrentLoadsPerOrigin
+        configuration.maxResultPixels = maxResultPixels
         return configuration
     }
 }

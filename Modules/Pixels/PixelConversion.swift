@@ -5,6 +5,9 @@ public enum PixelConversion {
     /// `image` with tightly packed rows in `format`: gray expands to RGB(A); alpha is dropped
     /// by compositing onto `background` (a gray level, white by default); premultiplied
     /// colour is divided back out.
+    ///
+    /// When the calling task is cancelled, it stops within a few rows and returns `image`
+    /// itself: its caller, being cancelled too, throws the result away.
     public static func converted(_ image: Image, to format: PixelFormat, background: UInt8 = 255) -> Image {
         if image.pixelFormat == format && image.bytesPerRow == image.width * format.bytesPerPixel { return image }
         let src = unpremultiplied(image)
@@ -13,6 +16,7 @@ public enum PixelConversion {
         src.pixels.withUnsafeBufferPointer { s in
             pixels.withUnsafeMutableBufferPointer { d in
                 for y in 0..<image.height {
+                    if y & 63 == 0, Task.isCancelled { return }
                     for x in 0..<image.width {
                         let p = y * src.bytesPerRow + x * inBpp
                         var r = Int(s[p]), g = r, b = r, a = 255
@@ -35,6 +39,7 @@ public enum PixelConversion {
                 }
             }
         }
+        guard !Task.isCancelled else { return image }
         let result = try! Image(width: image.width, height: image.height, pixelFormat: format == .rgba8Premultiplied ? .rgba8 : format, pixels: pixels)
         return format == .rgba8Premultiplied ? premultiplied(result) : result
     }

@@ -8,6 +8,9 @@ import OspreyDomain
 /// their colour into their neighbours; the result has the input's pixel format.
 public enum Resampler {
     /// `image` resampled to `size`. Returns `image` itself when the size is unchanged.
+    ///
+    /// When the calling task is cancelled, it stops within a few rows and returns `image`
+    /// itself: its caller, being cancelled too, throws the result away.
     public static func resize(_ image: Image, to size: PixelSize) -> Image {
         guard size != image.size, !size.isEmpty else { return image }
         let bpp = image.pixelFormat.bytesPerPixel
@@ -23,6 +26,7 @@ public enum Resampler {
             middle.withUnsafeMutableBufferPointer { mid in
                 horizontal.weights.withUnsafeBufferPointer { weights in
                     for y in 0..<image.height {
+                        if y & 31 == 0, Task.isCancelled { return }
                         let row = src.baseAddress! + y * image.bytesPerRow
                         for i in 0..<image.width * bpp { rowFloats[i] = Float(row[i]) }
                         let out = mid.baseAddress! + y * size.width * bpp
@@ -70,6 +74,7 @@ public enum Resampler {
             pixels.withUnsafeMutableBufferPointer { dst in
                 vertical.weights.withUnsafeBufferPointer { weights in
                     for y in 0..<size.height {
+                        if y & 15 == 0, Task.isCancelled { return }
                         let (start, count, offset) = vertical.span(y)
                         acc.update(repeating: 0)
                         for i in 0..<count {
@@ -92,6 +97,7 @@ public enum Resampler {
                 }
             }
         }
+        guard !Task.isCancelled else { return image }
         return try! Image(width: size.width, height: size.height, pixelFormat: image.pixelFormat, pixels: pixels)
     }
 

@@ -10,6 +10,10 @@ extension ImageProcessors {
 
         public var identifier: String { "[" + processors.map(\.identifier).joined(separator: "|") + "]" }
 
+        public func outputSize(for input: PixelSize) -> PixelSize {
+            processors.reduce(input) { $1.outputSize(for: $0) }
+        }
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             var image = image
             for processor in processors { image = try processor.process(image) }

@@ -18,6 +18,8 @@ extension ImageProcessors {
 
         public var identifier: String { "crop(\(x),\(y),\(width),\(height))" }
 
+        public func outputSize(for input: PixelSize) -> PixelSize { PixelSize(width: width, height: height) }
+
         /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` when the
         ///   rectangle is empty or reaches outside the image.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {

@@ -6,6 +6,10 @@ extension ImageProcessors {
     /// A Gaussian blur whose `radius` is twice its standard deviation (σ = radius / 2); the
     /// kernel reaches 3σ. Separable, with edges extended; alpha is blurred premultiplied so
     /// transparent pixels do not bleed colour. Keeps the input's pixel format.
+    ///
+    /// Up to σ = 4 the kernel is the Gaussian itself; beyond, three box blurs of the same
+    /// variance stand in for it (within a few levels of the exact result), so that the cost
+    /// is a few additions a pixel however large the radius.
     public struct GaussianBlur: ImageProcessing, Hashable {
         public var radius: Int
 
@@ -14,33 +18,26 @@ extension ImageProcessors {
 
         public var identifier: String { "blur(\(radius))" }
 
+        /// The largest σ blurred with the exact kernel (25 taps).
+        static let largestExactSigma = 4.0
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             guard radius >= 0 else { throw .invalidParameters(processor: identifier, reason: "the radius must not be negative") }
             guard radius > 0 else { return image }
             let source = image.pixelFormat == .rgba8Premultiplied ? PixelConversion.unpremultiplied(image) : image
-            let kernel = Self.kernel(sigma: Double(radius) / 2)
-            let bpp = source.pixelFormat.bytesPerPixel, alpha = source.pixelFormat.hasAlpha
-            let w = source.width, h = source.height
-            // Premultiplied floats, tightly packed.
-            var plane = [Float](repeating: 0, count: w * h * bpp)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let p = y * source.bytesPerRow + x * bpp, q = (y * w + x) * bpp
-                    let a: Float = alpha ? Float(source.pixels[p + 3]) / 255 : 1
-                    for c in 0..<bpp { plane[q + c] = alpha && c < 3 ? Float(source.pixels[p + c]) * a : Float(source.pixels[p + c]) }
+            var plane = try FloatPlane(source)
+            let sigma = Double(radius) / 2
+            if sigma <= Self.largestExactSigma {
+                let kernel = Self.kernel(sigma: sigma)
+                try plane.convolve(with: kernel, horizontal: true)
+                try plane.convolve(with: kernel, horizontal: false)
+            } else {
+                for reach in Self.boxReaches(sigma: sigma) {
+                    try plane.boxBlur(reach: reach, horizontal: true)
+                    try plane.boxBlur(reach: reach, horizontal: false)
                 }
             }
-            plane = Self.pass(plane, width: w, height: h, bpp: bpp, kernel: kernel, horizontal: true)
-            plane = Self.pass(plane, width: w, height: h, bpp: bpp, kernel: kernel, horizontal: false)
-            var pixels = [UInt8](repeating: 0, count: w * h * bpp)
-            for i in stride(from: 0, to: plane.count, by: bpp) {
-                let a = alpha ? plane[i + 3] / 255 : 1
-                for c in 0..<bpp {
-                    let value = alpha && c < 3 ? (a > 0 ? plane[i + c] / a : 0) : plane[i + c]
-                    pixels[i + c] = Resampler.clampByte(value)
-                }
-            }
-            return try! Image(width: w, height: h, pixelFormat: source.pixelFormat, pixels: pixels)
+            return try plane.image(like: source)
         }
 
         /// Normalised weights from -reach to +reach, reach = ⌈3σ⌉.
@@ -51,28 +48,16 @@ extension ImageProcessors {
             return weights.map { Float($0 / total) }
         }
 
-        /// One direction of the separable convolution, clamping at the edges.
-        static func pass(_ plane: [Float], width: Int, height: Int, bpp: Int, kernel: [Float], horizontal: Bool) -> [Float] {
-            var out = [Float](repeating: 0, count: plane.count)
-            let reach = kernel.count / 2
-            plane.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<height {
-                        for x in 0..<width {
-                            let q = (y * width + x) * bpp
-                            for k in 0..<kernel.count {
-                                let offset = k - reach
-                                let sx = horizontal ? min(max(x + offset, 0), width - 1) : x
-                                let sy = horizontal ? y : min(max(y + offset, 0), height - 1)
-                                let p = (sy * width + sx) * bpp
-                                let weight = kernel[k]
-                                for c in 0..<bpp { dst[q + c] += src[p + c] * weight }
-                            }
-                        }
-                    }
-                }
-            }
-            return out
+        /// The reaches of three boxes whose variances add up to σ² (Wells, 1986: boxes of two
+        /// neighbouring odd widths).
+        static func boxReaches(sigma: Double) -> [Int] {
+            let ideal = (12 * sigma * sigma / 3 + 1).squareRoot()
+            var lower = Int(ideal.rounded(.down))
+            if lower % 2 == 0 { lower -= 1 }
+            let upper = lower + 2
+            let wl = Double(lower)
+            let lowerCount = Int(((12 * sigma * sigma - 3 * wl * wl - 12 * wl - 9) / (-4 * wl - 4)).rounded())
+            return (0..<3).map { $0 < lowerCount ? (lower - 1) / 2 : (upper - 1) / 2 }
         }
     }
 }

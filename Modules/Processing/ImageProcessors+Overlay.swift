@@ -45,21 +45,26 @@ extension ImageProcessors {
             guard !overlay.size.isEmpty, opacity > 0 else { return image }
             let top = RGBABuffer(overlay)
             var base = RGBABuffer(image)
-            let origins: [(Int, Int)] = switch placement {
-            case let .at(x, y): [(x, y)]
-            case let .tiled(spacingX, spacingY):
-                stride(from: 0, to: image.height, by: max(1, overlay.height + spacingY)).flatMap { y in
-                    stride(from: 0, to: image.width, by: max(1, overlay.width + spacingX)).map { ($0, y) }
-                }
-            }
             let opacity = Int((opacity * 255).rounded())
-            for (originX, originY) in origins {
-                for row in max(0, -originY)..<min(overlay.height, image.height - originY) {
-                    for column in max(0, -originX)..<min(overlay.width, image.width - originX) {
+            var rowsLaid = 0
+            func lay(atX originX: Int, y originY: Int) throws(ImageProcessingError) {
+                for row in max(0, -originY)..<max(0, min(overlay.height, image.height - originY)) {
+                    if rowsLaid & 63 == 0 { try ImageProcessingError.checkCancellation() }
+                    rowsLaid += 1
+                    for column in max(0, -originX)..<max(0, min(overlay.width, image.width - originX)) {
                         let from = (row * overlay.width + column) * 4
                         let to = ((originY + row) * image.width + originX + column) * 4
                         Self.blend(top.pixels[from..<from + 4], opacity: opacity, over: &base.pixels, at: to)
                     }
+                }
+            }
+            switch placement {
+            case let .at(x, y):
+                try lay(atX: x, y: y)
+            case let .tiled(spacingX, spacingY):
+                // Tile by tile, never as a list: a small overlay tiles a large image many times.
+                for y in stride(from: 0, to: image.height, by: max(1, overlay.height + spacingY)) {
+                    for x in stride(from: 0, to: image.width, by: max(1, overlay.width + spacingX)) { try lay(atX: x, y: y) }
                 }
             }
             return base.image(like: image)

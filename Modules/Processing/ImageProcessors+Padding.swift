@@ -21,20 +21,34 @@ extension ImageProcessors {
             "padding(\(top),\(right),\(bottom),\(left)\(color.map { ",\($0)" } ?? ""))"
         }
 
+        public func outputSize(for input: PixelSize) -> PixelSize {
+            PixelSize(width: input.width + max(0, left) + max(0, right), height: input.height + max(0, top) + max(0, bottom))
+        }
+
         /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` for a negative
         ///   width or a result larger than 16384 pixels a side.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             guard min(top, right, bottom, left) >= 0 else { throw .invalidParameters(processor: identifier, reason: "a negative width") }
-            let size = PixelSize(width: image.width + left + right, height: image.height + top + bottom)
+            let size = outputSize(for: image.size)
             guard max(size.width, size.height) <= 16_384 else {
                 throw .invalidParameters(processor: identifier, reason: "the result would be \(size)")
             }
             let source = RGBABuffer(image)
+            let rowBytes = size.width * 4, imageRowBytes = image.width * 4
+            // The canvas is filled row by row: a transparent one is the zeroed allocation itself.
             let fill: [UInt8] = color.map { [$0.red, $0.green, $0.blue, $0.alpha] } ?? [0, 0, 0, 0]
-            var pixels = Array([[UInt8]](repeating: fill, count: size.area).joined())
-            for row in 0..<image.height {
-                let from = row * image.width * 4, to = ((row + top) * size.width + left) * 4
-                pixels.replaceSubrange(to..<to + image.width * 4, with: source.pixels[from..<from + image.width * 4])
+            let fillRow: [UInt8]? = fill == [0, 0, 0, 0] ? nil : Array([[UInt8]](repeating: fill, count: size.width).joined())
+            var pixels = [UInt8](repeating: 0, count: size.area * 4)
+            try pixels.withUnsafeMutableBufferPointer { (out: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageProcessingError) in
+                for y in 0..<size.height {
+                    if y & 63 == 0 { try ImageProcessingError.checkCancellation() }
+                    let row = out.baseAddress! + y * rowBytes
+                    fillRow?.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: rowBytes) }
+                    guard (top..<top + image.height).contains(y) else { continue }
+                    source.pixels.withUnsafeBufferPointer { from in
+                        (row + left * 4).update(from: from.baseAddress! + (y - top) * imageRowBytes, count: imageRowBytes)
+                    }
+                }
             }
             let result = RGBABuffer(width: size.width, height: size.height, pixels: pixels)
             return result.image(like: image, keepAlpha: (color?.alpha ?? 0) < 255)

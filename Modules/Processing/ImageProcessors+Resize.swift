@@ -32,9 +32,16 @@ extension ImageProcessors {
             return "resize(\(size),\(contentMode.rawValue)\(cropping))"
         }
 
+        public func outputSize(for input: PixelSize) -> PixelSize {
+            guard !size.isEmpty else { return input }
+            let scaled = input.scaled(toFit: size, mode: contentMode)
+            return contentMode == .fill && crop ? PixelSize(width: min(scaled.width, size.width), height: min(scaled.height, size.height)) : scaled
+        }
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             guard !size.isEmpty else { throw .invalidParameters(processor: identifier, reason: "the size must be positive") }
             let scaled = Resampler.resize(image, to: image.size.scaled(toFit: size, mode: contentMode))
+            try ImageProcessingError.checkCancellation()  // the resampler stops early when cancelled
             return contentMode == .fill && crop ? GravityCrop.crop(scaled, to: size, gravity: gravity) : scaled
         }
     }

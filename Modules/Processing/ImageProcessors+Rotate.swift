@@ -14,6 +14,10 @@ extension ImageProcessors {
 
         public var identifier: String { "rotate(\(quarterTurns * 90))" }
 
+        public func outputSize(for input: PixelSize) -> PixelSize {
+            quarterTurns % 2 == 0 ? input : PixelSize(width: input.height, height: input.width)
+        }
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             // The EXIF orientations that a clockwise turn of this many quarters puts upright.
             let turn: [Orientation] = [.up, .right, .down, .left]

@@ -27,6 +27,10 @@ extension ImageProcessors {
 
         public var identifier: String { "circle" }
 
+        public func outputSize(for input: PixelSize) -> PixelSize {
+            PixelSize(width: min(input.width, input.height), height: min(input.width, input.height))
+        }
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             let side = min(image.width, image.height)
             let square = GravityCrop.crop(image, to: PixelSize(width: side, height: side))

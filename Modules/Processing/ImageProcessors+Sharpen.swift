@@ -20,6 +20,7 @@ extension ImageProcessors {
             let bpp = source.pixelFormat.bytesPerPixel, colours = source.pixelFormat.hasAlpha ? bpp - 1 : bpp
             var pixels = source.pixels
             for y in 0..<source.height {
+                if y & 63 == 0 { try ImageProcessingError.checkCancellation() }
                 for x in 0..<source.width {
                     let p = y * source.bytesPerRow + x * bpp, q = y * blurred.bytesPerRow + x * bpp
                     for c in 0..<colours {

@@ -54,11 +54,11 @@ struct ImgproxySourcesTests {
         func harness(secret: String) throws -> ServingHarness {
             try ServingHarness(configure: { configuration in
                 configuration.developmentErrors = true  // the store's answers are checked below
-                configuration.s3Endpoint = endpoint
-                configuration.sources = SourcePolicy(allowedPrefixes: ["s3://photos/"], endpoints: [s3.endpoint])
-            }, network: { network in
-                network.awsSigning = [AWSSigning(endpoint: s3.endpoint, region: "us-east-1", accessKeyID: s3.accessKeyID,
-                                                 secretAccessKey: secret)]
+                configuration.servesS3 = true
+                configuration.sources = SourcePolicy(allowedPrefixes: ["s3://photos/"])
+            }, osprey: { osprey in
+                osprey.s3Store = try! S3DataLoader.Store(endpoint: endpoint, signing: AWSSigning(
+                    region: "us-east-1", accessKeyID: s3.accessKeyID, secretAccessKey: secret))
             })
         }
         let paths = try ServerProcessTests.paths(["s3://photos/2026/jolla.jpg", "s3://photos/2026/missing.jpg", "s3://other/jolla.jpg"]

@@ -15,7 +15,7 @@ struct ServingHarness {
     /// A harness with a new origin, or with `origin` (as a restarted server would meet it).
     init(origin: TestHTTPServer? = nil, cacheDirectory: URL? = nil,
          configure: (inout ImageService.Configuration) -> Void = { _ in },
-         network: (inout CurlDataLoader.Configuration) -> Void = { _ in }) throws {
+         osprey configureOsprey: (inout OspreyConfiguration) -> Void = { _ in }) throws {
         if let origin {
             self.origin = origin
         } else {
@@ -30,7 +30,7 @@ struct ServingHarness {
         osprey.network.addressPolicy = policy.addressPolicy
         osprey.network.sourceFilter = { policy.refusal(for: $0) }
         osprey.network.maxRetries = 0
-        network(&osprey.network)
+        configureOsprey(&osprey)
         var configuration = ImageService.Configuration(
             signingKeys: try SigningKeys(hexKeys: [ServerProcessTests.key], hexSalts: [ServerProcessTests.salt]), sources: policy)
         configure(&configuration)

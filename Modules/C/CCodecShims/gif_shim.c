@@ -83,6 +83,16 @@ static int osp_gif_skip_pixels(osp_gif_decoder *self) {
     return 1;
 }
 
+// Reads past the rest of a frame's pixel data once some of it was decompressed; 0 when it
+// ends early. giflib itself does this when a frame's last line is read.
+static int osp_gif_skip_rest(osp_gif_decoder *self) {
+    GifByteType *block = NULL;
+    do {
+        if (DGifGetCodeNext(self->gif, &block) == GIF_ERROR) return 0;
+    } while (block);
+    return 1;
+}
+
 static int osp_gif_read(GifFileType *gif, GifByteType *out, int length) {
     osp_gif_decoder *self = (osp_gif_decoder *)gif->UserData;
     size_t available = self->size - self->offset;
@@ -179,6 +189,12 @@ int osp_gif_scan(osp_gif_decoder *self, osp_gif_info *info, int max_frames) {
                 // A frame whose data ends early is drawn with what arrived, and is the last.
                 if (info->frame_count == 0) info->first_delay = delay;
                 info->frame_count++;
+                uint64_t area = (uint64_t)self->gif->Image.Width * (uint64_t)self->gif->Image.Height;
+                if (area > (uint64_t)info->widest_frame_width * info->widest_frame_height) {
+                    info->widest_frame_width = (uint32_t)self->gif->Image.Width;
+                    info->widest_frame_height = (uint32_t)self->gif->Image.Height;
+                }
+                info->frame_pixels += area;
                 if (info->frame_count > max_frames) break;  // the caller refuses it
             }
             if (!whole) break;
@@ -200,7 +216,7 @@ static void osp_gif_clear(uint8_t *canvas, uint32_t width, uint32_t x, uint32_t 
     for (uint32_t row = y; row < y + h; row++) memset(canvas + ((size_t)row * width + x) * 4, 0, (size_t)w * 4);
 }
 
-int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
+int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs, int (*cancelled)(void)) {
     if (!self->gif) return -1;
     if (self->ended) return 0;
     int delay = 0, disposal = 0, transparent = -1, loop = 0;
@@ -245,11 +261,17 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
         }
         self->line = line;
         // Rows arrive in file order; interlaced files send every 8th row, then the 4th, 2nd, 1st.
+        // A plain frame is clipped at its descriptor: once its last row on the canvas is
+        // drawn, the rest of its data is skipped undecompressed (interlaced rows come back).
         static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
         int passes = desc->Interlace ? 4 : 1;
+        int visible = fy >= (int)self->height || fx >= (int)self->width ? 0 : (int)self->height - fy;
+        int decoded_rows = desc->Interlace ? fh : (visible < fh ? visible : fh);
+        int lines = 0;
         for (int pass = 0; pass < passes && !self->ended; pass++) {
             int start = desc->Interlace ? starts[pass] : 0, step = desc->Interlace ? steps[pass] : 1;
-            for (int row = start; row < fh; row += step) {
+            for (int row = start; row < decoded_rows; row += step) {
+                if ((lines++ & 63) == 0 && cancelled && cancelled()) return -3;
                 if (DGifGetLine(self->gif, line, fw) == GIF_ERROR) {
                     // Data that stops (a cut file, or an end code before the last pixel)
                     // keeps the rows that arrived and ends the animation; a code that
@@ -278,6 +300,7 @@ int osp_gif_next_frame(osp_gif_decoder *self, uint8_t *canvas, int *delay_cs) {
                 }
             }
         }
+        if (!self->ended && decoded_rows < fh && !osp_gif_skip_rest(self)) self->ended = 1;
         // The rectangle, clipped to the canvas, for this frame's own disposal later.
         int x0 = fx < 0 ? 0 : fx, y0 = fy < 0 ? 0 : fy;
         int x1 = fx + fw, y1 = fy + fh;

@@ -93,6 +93,7 @@ struct APNGDecoder {
         var canvas = [UInt8](repeating: 0, count: size.area * 4)
         var saved: [UInt8] = []
         for (index, control) in structure.frames.enumerated() {
+            try ImageDecodingError.checkCancellation()
             guard control.width > 0, control.height > 0, control.x + control.width <= size.width,
                   control.y + control.height <= size.height else { break }
             var pixels = [UInt8](repeating: 0, count: control.width * control.height * 4)

@@ -48,6 +48,7 @@ public struct AVIFDecoder: ImageDecoding {
             let output = orientation.storedOutputSize(for: header.crop.size, options: options)
             var assembler = AnimationAssembler(canvasSize: header.crop.size, outputSize: output)
             while options.frames == .all || assembler.frames.isEmpty, let (frame, milliseconds) = try session.nextFrame(output: output) {
+                try ImageDecodingError.checkCancellation()
                 assembler.add(frame, milliseconds: milliseconds)
             }
             guard !assembler.frames.isEmpty else { throw .corrupt(.avif, detail: "no frame") }

@@ -162,6 +162,7 @@ struct AVIFSession: ~Copyable {
         var strip = [Sample](repeating: 0, count: crop.size.width * channels * Self.stripRows)
         var row = 0
         while row < crop.size.height {
+            try ImageDecodingError.checkCancellation()
             let rows = min(Self.stripRows, crop.size.height - row)
             var view = avifImage()
             var rect = avifCropRect(x: UInt32(crop.x), y: UInt32(crop.y + row), width: UInt32(crop.size.width), height: UInt32(rows))

@@ -35,15 +35,24 @@ public struct GIFDecoder: ImageDecoding {
     private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         let data = try InputReader.allBytes(of: input)
-        let info = try Self.scan(data, limits: limits, maxFrames: options.frames == .all ? limits.maxFrames : 1)
+        let info = try Self.scan(data, limits: limits, maxFrames: options.frames == .all ? limits.maxFrames : .max)
         let canvasSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        if options.frames == .all { try limits.checkAnimation(canvas: canvasSize, frames: Int(info.frame_count)) }
+        if options.frames == .all {
+            try limits.checkAnimation(canvas: canvasSize, frames: Int(info.frame_count))
+            // Each frame's data is decompressed whole, however little of it the canvas shows.
+            let decompressed = Int(clamping: info.frame_pixels)
+            guard decompressed <= limits.maxAnimationPixels else {
+                throw .animationTooLarge(pixels: decompressed, limit: limits.maxAnimationPixels)
+            }
+        }
         var assembler = AnimationAssembler(canvasSize: canvasSize, outputSize: options.outputSize(for: canvasSize))
         var canvas = [UInt8](repeating: 0, count: canvasSize.area * 4)
         try Self.withDecoder(data) { decoder throws(ImageDecodingError) in
             while options.frames == .all || assembler.frames.isEmpty {
+                try ImageDecodingError.checkCancellation()
                 var delay: Int32 = 0
-                let status = canvas.withUnsafeMutableBufferPointer { osp_gif_next_frame(decoder, $0.baseAddress!, &delay) }
+                let status = canvas.withUnsafeMutableBufferPointer { osp_gif_next_frame(decoder, $0.baseAddress!, &delay, Self.cancelled) }
+                if status == -3 { throw .cancelled }
                 if status == 1 {
                     canvas.withUnsafeBufferPointer { assembler.add(canvas: $0.baseAddress!, milliseconds: Int(delay) * 10) }
                 } else if status == 0 || (status == -2 && !assembler.frames.isEmpty) {
@@ -73,17 +82,23 @@ public struct GIFDecoder: ImageDecoding {
         info.loop_count < 0 ? 1 : info.loop_count == 0 ? 0 : Int(info.loop_count) + 1
     }
 
-    /// The screen size, checked against the limits, and the drawable frames counted (up to `maxFrames` + 1).
+    /// The screen size and every frame's descriptor (up to `maxFrames` + 1 frames), checked
+    /// against the pixel limit (a frame's rows are decompressed whole even where the screen
+    /// clips them), and the drawable frames counted.
     static func scan(_ data: Data, limits: DecodingLimits, maxFrames: Int) throws(ImageDecodingError) -> osp_gif_info {
         try withDecoder(data) { decoder throws(ImageDecodingError) in
             var info = osp_gif_info()
             let status = osp_gif_scan(decoder, &info, Int32(clamping: maxFrames))
             if info.width > 0 || info.height > 0 { try limits.check(width: Int(info.width), height: Int(info.height)) }
+            if info.widest_frame_width > 0 { try limits.check(width: Int(info.widest_frame_width), height: Int(info.widest_frame_height)) }
             guard status == 0 else { throw .corrupt(.gif, detail: String(cString: osp_gif_error_message(decoder))) }
             try limits.check(width: Int(info.width), height: Int(info.height))
             return info
         }
     }
+
+    /// Asked by giflib's row loop: whether the calling task is cancelled.
+    static let cancelled: @convention(c) () -> Int32 = { Task.isCancelled ? 1 : 0 }
 
     private static func withDecoder<T>(_ data: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in

@@ -57,6 +57,7 @@ struct JPEGSession: ~Copyable {
         var chunk = [UInt8](repeating: 0, count: stride * chunkRows)
         var converted = cmyk ? [UInt8](repeating: 0, count: decoded.width * 3 * chunkRows) : []
         while sink.rowsConsumed < decoded.height {
+            try ImageDecodingError.checkCancellation()
             let read = chunk.withUnsafeMutableBufferPointer { osp_jpeg_read_rows(decoder, $0.baseAddress!, stride, Int32(chunkRows)) }
             guard read > 0 else { throw read < 0 ? error() : .corrupt(.jpeg, detail: "no scanlines returned") }
             if let transform {

@@ -28,6 +28,7 @@ public struct JXLDecoder: ImageDecoding {
             let output = options.outputSize(for: header.size)
             var assembler = AnimationAssembler(canvasSize: header.size, outputSize: output)
             while options.frames == .all || assembler.frames.isEmpty, let (frame, milliseconds) = try session.nextFrame(output: output) {
+                try ImageDecodingError.checkCancellation()
                 if options.frames == .all { try limits.checkAnimation(canvas: header.size, frames: assembler.frames.count + 1) }
                 assembler.add(frame, milliseconds: milliseconds)
             }

@@ -63,6 +63,7 @@ struct PNGSession: ~Copyable {
             let chunkRows = 16
             var chunk = [UInt8](repeating: 0, count: stride * chunkRows)
             while sink.rowsConsumed < size.height {
+                try ImageDecodingError.checkCancellation()
                 let rows = min(chunkRows, size.height - sink.rowsConsumed)
                 let status = chunk.withUnsafeMutableBufferPointer { osp_png_read_rows(decoder, $0.baseAddress!, stride, UInt32(rows)) }
                 guard status == 0 else { throw error() }

@@ -141,6 +141,7 @@ public struct WebPDecoder: ImageDecoding {
             var assembler = AnimationAssembler(canvasSize: stored, outputSize: output)
             var previous: Int32 = 0
             while WebPAnimDecoderHasMoreFrames(decoder) != 0 && (frames == .all || assembler.frames.isEmpty) {
+                if Task.isCancelled { return nil }
                 var buffer: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { break }  // a damaged tail ends it
@@ -149,6 +150,7 @@ public struct WebPDecoder: ImageDecoding {
             }
             return assembler.frames.isEmpty ? nil : assembler.finish(loopCount: Int(info.loop_count))
         }
+        try ImageDecodingError.checkCancellation()
         guard let result else { throw .corrupt(.webp, detail: "cannot decode the frames of the animation") }
         return result
     }

@@ -1,11 +1,10 @@
 import Foundation
 
 /// Credentials that sign requests to an AWS-style service (S3 or a store speaking its API)
-/// with Signature Version 4, for requests whose URL starts with `endpoint`. libcurl
-/// computes the signature; the credentials are sent to no other host, redirects included.
+/// with Signature Version 4. libcurl computes the signature. Only the requests an
+/// ``S3DataLoader`` builds are signed, and they follow no redirect, so the credentials reach
+/// the store's endpoint and nothing else.
 public struct AWSSigning: Sendable {
-    /// The URL prefix signed requests start with, such as `https://s3.eu-west-1.amazonaws.com/`.
-    public var endpoint: String
     public var region: String
     /// The service's name in the signature (`s3`).
     public var service: String
@@ -14,10 +13,8 @@ public struct AWSSigning: Sendable {
     /// A temporary credential's token, sent as `x-amz-security-token`.
     public var sessionToken: String?
 
-    /// Credentials for `endpoint`.
-    public init(endpoint: String, region: String, service: String = "s3", accessKeyID: String, secretAccessKey: String,
-                sessionToken: String? = nil) {
-        self.endpoint = endpoint
+    /// Credentials for a service in `region`.
+    public init(region: String, service: String = "s3", accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.region = region
         self.service = service
         self.accessKeyID = accessKeyID
@@ -28,9 +25,9 @@ public struct AWSSigning: Sendable {
     /// Credentials from the usual variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
     /// `AWS_SESSION_TOKEN`, `AWS_REGION` or `AWS_DEFAULT_REGION`, else `us-east-1`); `nil`
     /// without a key.
-    public init?(endpoint: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let key = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"] else { return nil }
-        self.init(endpoint: endpoint, region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
+        self.init(region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
                   accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
     }
 

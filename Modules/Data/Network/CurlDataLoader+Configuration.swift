@@ -44,9 +44,6 @@ extension CurlDataLoader {
         /// allowed origin cannot bounce a fetch elsewhere. `nil` (the default) follows any
         /// http or https target.
         public var sourceFilter: (@Sendable (URL) -> SourceRefusal?)?
-        /// Requests under these URL prefixes are signed with AWS Signature Version 4
-        /// (`CURLOPT_AWS_SIGV4`), as S3 and S3-compatible stores require.
-        public var awsSigning: [AWSSigning] = []
         /// `HOST:PORT:ADDRESS` entries answered instead of a DNS look-up
         /// (`CURLOPT_RESOLVE`): tests give a host name an address of their own.
         package var resolve: [String] = []

@@ -27,7 +27,7 @@ public final class CurlDataLoader: DataLoading {
     deinit { engine.shutdown() }
 
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        try await perform(request, sink: nil, progress: progress)
+        try await perform(request, sink: nil, signing: nil, progress: progress)
     }
 
     /// Downloads `request`'s body straight into the file at `path` (created or truncated), as
@@ -39,7 +39,7 @@ public final class CurlDataLoader: DataLoading {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        return try await perform(request, sink: fd, progress: progress)
+        return try await perform(request, sink: fd, signing: nil, progress: progress)
     }
 
     /// A body that could not be written to its file.
@@ -51,7 +51,9 @@ public final class CurlDataLoader: DataLoading {
         public var description: String { "cannot write the body: \(reason)" }
     }
 
-    private func perform(_ request: DataRequest, sink: Int32?, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+    /// Runs `request` with retries; with `signing`, signed for an object store (``S3DataLoader``).
+    func perform(_ request: DataRequest, sink: Int32?, signing: AWSSigning?,
+                 progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         var request = request
         configuration.requestModifier(&request)
         let url = request.url.absoluteString
@@ -66,7 +68,7 @@ public final class CurlDataLoader: DataLoading {
                         throw WriteError(reason: String(cString: strerror(errno)))
                     }
                 }
-                return try await engine.perform(request, sink: sink, progress: progress)
+                return try await engine.perform(request, sink: sink, signing: signing, progress: progress)
             } catch let failure as AttemptFailure {
                 guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
                     throw failure.error

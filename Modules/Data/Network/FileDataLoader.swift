@@ -6,9 +6,14 @@ import OspreyDomain
 /// files. The response says `no-store`, so the pipeline never copies the file into its disk
 /// cache; it carries the file's modification time as `Last-Modified`.
 public struct FileDataLoader: DataLoading {
-    public init() {}
+    /// The largest file read, in bytes; `nil` (the default): any.
+    public var maxSize: Int64?
+
+    /// A loader of files up to `maxSize` bytes (any size by default).
+    public init(maxSize: Int64? = nil) { self.maxSize = maxSize }
 
     /// - Throws: `DataLoadingError.fileNotFound(url:)` for no file (or a folder),
+    ///   `DataLoadingError.responseTooLarge(limit:url:)` for a file over ``maxSize``,
     ///   `DataLoadingError.fileUnreadable(url:reason:)` when it cannot be read,
     ///   `DataLoadingError.unsupportedScheme(_:url:)` for another scheme.
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
@@ -19,6 +24,10 @@ public struct FileDataLoader: DataLoading {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
             throw DataLoadingError.fileNotFound(url: url.absoluteString)
         }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        if let maxSize, let size = attributes?[.size] as? Int64 ?? (attributes?[.size] as? Int).map(Int64.init), size > maxSize {
+            throw DataLoadingError.responseTooLarge(limit: maxSize, url: url.absoluteString)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
@@ -27,7 +36,7 @@ public struct FileDataLoader: DataLoading {
         }
         progress(TransferProgress(completed: Int64(data.count), expected: Int64(data.count)))
         var headers = ["content-length": "\(data.count)"]
-        if let modified = try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date {
+        if let modified = attributes?[.modificationDate] as? Date {
             headers["last-modified"] = HTTPHeaderParser.httpDate(from: modified)
         }
         return DataResponse(data: data, metadata: ResponseMetadata(url: url, statusCode: 200, headers: headers,

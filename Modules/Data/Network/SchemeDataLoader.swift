@@ -18,9 +18,10 @@ public struct SchemeDataLoader: DataLoading {
         self.loaders = Dictionary(uniqueKeysWithValues: loaders.map { ($0.key.lowercased(), $0.value) })
     }
 
-    /// `http` and `https` through `network`, `file` and `data` from the disk and the URL.
-    public static func standard(network: any DataLoading) -> SchemeDataLoader {
-        SchemeDataLoader(["http": network, "https": network, "file": FileDataLoader(), "data": DataURLLoader()])
+    /// `http` and `https` through `network`, `file` (up to `maxFileSize` bytes) and `data`
+    /// from the disk and the URL.
+    public static func standard(network: any DataLoading, maxFileSize: Int64? = nil) -> SchemeDataLoader {
+        SchemeDataLoader(["http": network, "https": network, "file": FileDataLoader(maxSize: maxFileSize), "data": DataURLLoader()])
     }
 
     /// This loader with `loader` for `scheme` (replacing any it had).

@@ -16,6 +16,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     case corrupt(ImageFormat, detail: String)
     /// The input file could not be read.
     case unreadable(path: String, reason: String)
+    /// The calling task was cancelled, and the decoder stopped between rows or frames.
+    case cancelled
 
     /// Shows the first bytes of `data` as text where printable, for ``notAnImage(prefix:)``.
     public static func describePrefix<C: Collection<UInt8>>(_ data: C, length: Int = 16) -> String {
@@ -32,6 +34,16 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case let .tooManyBytes(count, limit): "input is \(count) bytes, over the limit of \(limit) bytes"
         case let .corrupt(format, detail): "corrupt \(format) data: \(detail)"
         case let .unreadable(path, reason): "cannot read \(path): \(reason)"
+        case .cancelled: "decoding stopped: the work was cancelled"
         }
+    }
+}
+
+extension ImageDecodingError {
+    /// Throws ``cancelled`` once the calling task is cancelled: a decoder calls it between
+    /// bands of rows and between frames, so that work nobody waits for stops.
+    @inlinable
+    public static func checkCancellation() throws(ImageDecodingError) {
+        if Task.isCancelled { throw .cancelled }
     }
 }

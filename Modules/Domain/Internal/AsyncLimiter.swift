@@ -9,16 +9,11 @@ struct AsyncLimiter: Sendable {
 
     init(limit: Int) { slots = KeyedLimiter(limit: limit) }
 
-    /// Runs CPU-bound `work` once a slot is free, on a thread of its own: not on one of
-    /// Swift's cooperative threads (one per core), which would leave none for the awaiting
-    /// work of others — a server's `/health` and the answers it has kept — nor on Dispatch's
-    /// global queue, as wide as the cores too, which others' blocking work can fill. A thread
-    /// costs tens of microseconds; a decode, milliseconds.
+    /// Runs CPU-bound `work` once a slot is free, on a thread of its own (``WorkerThreads``)
+    /// and within the calling task, whose cancellation `work` can see.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await slots.withSlot(for: "") {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try work() }) }.start()
-            }
+            try await withTaskExecutorPreference(WorkerThreads.shared) { try work() }
         }
     }
 

@@ -30,6 +30,12 @@ extension ImagePipeline {
         /// one) may hold at once, so a slow origin cannot hold every slot and queue the loads
         /// of other origins and of cached images behind it. `nil` (the default): no share.
         public var maxConcurrentLoadsPerOrigin: Int?
+        /// The most pixels a processed image may have, its frames counted together, worked
+        /// out from the decoded size and the processors' ``ImageProcessing/outputSize(for:)``
+        /// before any processor runs; larger is ``ImagePipeline/Error/resultTooLarge(_:frames:limit:)``.
+        /// `nil` (the default): no limit. A server whose URLs choose padding, zoom or
+        /// enlarging sets it.
+        public var maxResultPixels: Int?
         /// Where the pipeline reports cache failures it works around.
         public var logger: Logger
 
@@ -58,6 +64,7 @@ extension ImagePipeline {
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.maxConcurrentLoads = maxConcurrentLoads
             self.maxConcurrentLoadsPerOrigin = nil
+            self.maxResultPixels = nil
             self.logger = logger
         }
     }

@@ -24,7 +24,7 @@ extension ImagePipeline {
         let (encoder, logger) = (configuration.encoder, configuration.logger)
         let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
             let decoded = try self.decode(input, options: options, keepingReductionAt: reduction, from: metadata)
-            let image = try Self.process(decoded, with: processors)
+            let image = try self.process(decoded, with: processors)
             guard let variantFormat, let encoder else { return (image, nil) }
             let encoding = variantFormat.options(for: image)
             do throws(ImageEncodingError) {
@@ -52,7 +52,7 @@ extension ImagePipeline {
               Reduction.covers(reduction, for: options) else { return nil }
         let decoder = configuration.decoder
         let image = try await decodeLimiter.run { () throws -> Image? in
-            try decoder.rescale(reduction, options: options).map { try Self.process($0, with: plan.request.processors) }
+            try decoder.rescale(reduction, options: options).map { try self.process($0, with: plan.request.processors) }
         }
         guard let image else { return nil }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
@@ -65,29 +65,44 @@ extension ImagePipeline {
     private func decode(_ input: ImageInput, options: DecodingOptions, keepingReductionAt reductionKey: CacheKey?,
                         from source: CachedDataMetadata) throws -> Image {
         let decoder = configuration.decoder
-        do throws(ImageDecodingError) {
+        do {
             if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options) {
+                try Task.checkCancellation()
                 configuration.imageCache?.store(reduction, for: reductionKey)
                 reductionSources.withLock { $0.record(source, for: reductionKey) }
-                if let image = decoder.rescale(reduction, options: options) { return image }
+                if let image = decoder.rescale(reduction, options: options) {
+                    // A resample that saw the cancellation returns early: its image is not used.
+                    try Task.checkCancellation()
+                    return image
+                }
             }
             return try decoder.decode(input, options: options)
-        } catch {
-            throw Error.decodingFailed(error)
+        } catch let error as ImageDecodingError {
+            throw error == .cancelled ? CancellationError() : Error.decodingFailed(error)
         }
     }
 
-    /// `image` through each of `processors` in turn, checking for cancellation between them.
-    static func process(_ image: Image, with processors: [any ImageProcessing]) throws -> Image {
+    /// `image` through each of `processors` in turn, once the result's size is known to be
+    /// within ``Configuration/maxResultPixels``, checking for cancellation between them.
+    func process(_ image: Image, with processors: [any ImageProcessing]) throws -> Image {
+        if let limit = configuration.maxResultPixels {
+            let size = processors.reduce(image.size) { $1.outputSize(for: $0) }
+            let frames = image.animation?.frames.count ?? 1
+            let (pixels, overflow) = size.area.multipliedReportingOverflow(by: frames)
+            guard !overflow, pixels <= limit else { throw Error.resultTooLarge(size, frames: frames, limit: limit) }
+        }
         var image = image
         for processor in processors {
             try Task.checkCancellation()
             do throws(ImageProcessingError) {
-                image = try process(image, with: processor)
+                image = try Self.process(image, with: processor)
+            } catch .cancelled {
+                throw CancellationError()
             } catch {
                 throw Error.processingFailed(processor: processor.identifier, error)
             }
         }
+        try Task.checkCancellation()
         return image
     }
 

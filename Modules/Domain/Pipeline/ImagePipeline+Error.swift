@@ -9,6 +9,9 @@ extension ImagePipeline {
         case processingFailed(processor: String, ImageProcessingError)
         /// The request allowed the caches only, and they did not hold the image.
         case notCached(CacheKey)
+        /// The processors would make an image of `size` (each of `frames` frames) with more
+        /// pixels in all than ``Configuration/maxResultPixels``: refused before any ran.
+        case resultTooLarge(PixelSize, frames: Int, limit: Int)
 
         public var description: String {
             switch self {
@@ -16,6 +19,8 @@ extension ImagePipeline {
             case .decodingFailed(let error): error.description
             case let .processingFailed(processor, error): "processor \(processor) failed: \(error)"
             case .notCached(let key): "not cached, and the request allows the caches only: \(key)"
+            case let .resultTooLarge(size, frames, limit):
+                "the result would be \(size)" + (frames > 1 ? " in \(frames) frames" : "") + ", over the limit of \(limit) pixels"
             }
         }
     }

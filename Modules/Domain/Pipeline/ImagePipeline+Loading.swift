@@ -16,7 +16,7 @@ extension ImagePipeline {
             url = sourceURL
         }
         var stale: DiskEntry?
-        switch await lookUpDisk(plan) {
+        switch await lookUpDisk(plan, candidates: plan.diskCandidates) {
         case .fresh(let entry): return try await decodeProcessStore(entry, plan)
         case .stale(let entry): stale = entry
         case .miss: break
@@ -38,10 +38,10 @@ extension ImagePipeline {
 
     // MARK: Stage 1: the disk cache
 
-    /// The first disk entry among the plan's candidates; a failing cache counts as a miss.
-    private func lookUpDisk(_ plan: LoadPlan) async -> DiskLookup {
+    /// The first disk entry among `candidates`; a failing cache counts as a miss.
+    func lookUpDisk(_ plan: LoadPlan, candidates: [(key: CacheKey, isProcessed: Bool)]) async -> DiskLookup {
         guard plan.readsDisk, let cache = configuration.dataCache else { return .miss }
-        for candidate in plan.diskCandidates {
+        for candidate in candidates {
             let cached: CachedData?
             do {
                 cached = try await cache.cachedData(for: candidate.key)
@@ -62,7 +62,7 @@ extension ImagePipeline {
 
     /// Downloads the source, once however many loads want it: conditionally when a stale
     /// entry has validators, and falling back to that entry when the origin cannot answer.
-    private func revalidateOrDownload(_ url: URL, _ plan: LoadPlan, stale: DiskEntry?) async throws -> NetworkOutcome {
+    func revalidateOrDownload(_ url: URL, _ plan: LoadPlan, stale: DiskEntry?) async throws -> NetworkOutcome {
         let key = DataLoadKey(key: plan.keys.data, storesToDisk: plan.storesOriginal, validators: stale?.cached.metadata.validators)
         let download: Download
         do {

@@ -46,14 +46,17 @@ public final class ImagePipeline: ImageProviding {
         }
         let loaded = try await imageLoads.value(for: plan.coalescingKey, priority: request.priority.taskPriority) {
             // A load holds its slot from the disk lookup to the decoded image, so downloads
-            // cannot run ahead of decoding and pile up bodies in memory; an origin's share is
-            // taken first, so its waiting loads hold no slot.
-            guard let originLimiter = self.originLimiter else { return try await self.loadLimiter.withSlot { try await self.load(plan) } }
-            return try await originLimiter.withSlot(for: plan.request.source.origin) {
-                try await self.loadLimiter.withSlot { try await self.load(plan) }
-            }
+            // cannot run ahead of decoding and pile up bodies in memory.
+            try await self.withLoadSlot(for: plan.request.source) { try await self.load(plan) }
         }
         return ImageResponse(image: loaded.image, tier: loaded.tier, duration: .now - start, source: loaded.source)
+    }
+
+    /// Runs `work` in a load slot, within the share of `source`'s origin; the share is taken
+    /// first, so an origin's waiting loads hold no slot.
+    func withLoadSlot<T: Sendable>(for source: ImageSource, _ work: @Sendable () async throws -> T) async throws -> T {
+        guard let originLimiter else { return try await loadLimiter.withSlot(work) }
+        return try await originLimiter.withSlot(for: source.origin) { try await loadLimiter.withSlot(work) }
     }
 
     /// Runs CPU-bound `work` (encoding the image a caller got, say) on the pipeline's workers:

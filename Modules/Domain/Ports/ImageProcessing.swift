@@ -6,6 +6,19 @@ public protocol ImageProcessing: Sendable {
     /// A stable identifier that names the processor and its parameters, such as `blur(4)`.
     var identifier: String { get }
     /// Returns the processed image.
+    ///
+    /// Long work checks `Task.isCancelled` every few rows and throws
+    /// ``ImageProcessingError/cancelled`` once it is set: the pipeline runs processors inside
+    /// the caller's task, so a request that is given up stops using its thread.
     /// - Throws: ``ImageProcessingError``.
     func process(_ image: Image) throws(ImageProcessingError) -> Image
+    /// The size ``process(_:)`` returns for an image of `input` size, or a bound on it,
+    /// worked out without pixels: the pipeline checks the result against its limit
+    /// (``ImagePipeline/Configuration/maxResultPixels``) before any processor runs. The
+    /// default is `input`: a processor that makes an image larger must say by how much.
+    func outputSize(for input: PixelSize) -> PixelSize
+}
+
+extension ImageProcessing {
+    public func outputSize(for input: PixelSize) -> PixelSize { input }
 }

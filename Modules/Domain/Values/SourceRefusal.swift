@@ -1,6 +1,6 @@
 /// Why a source was not fetched: its URL or the address it resolved to is one the policy
 /// keeps out. A few words each, with no address in them, so a server may show them.
-public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+public enum SourceRefusal: String, Error, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The scheme is not one fetched: http and https, and where configured a server's
     /// `local` and `s3` (a redirect's only http or https).
     case scheme
@@ -18,6 +18,10 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
     case outsideRoot = "outside-root"
     /// The URL carries a user name or password, which could make it read as another host.
     case credentials
+    /// An object store's URL (`s3://bucket/key`) that is not a bucket and a key: a `.` or
+    /// `..` segment, a query, a fragment or a port, which a request could read as another
+    /// object or another operation.
+    case storeURL = "store-url"
 
     /// The refusal for an address of `category`; `nil` for a public one.
     public init?(_ category: IPAddress.Category) {
@@ -40,6 +44,7 @@ public enum SourceRefusal: String, Hashable, Sendable, CaseIterable, CustomStrin
         case .reservedAddress: "the source is on a reserved address"
         case .outsideRoot: "the path leads outside the local root"
         case .credentials: "the source's URL carries a user name or password"
+        case .storeURL: "the object store's URL is not a bucket and a key"
         }
     }
 }

@@ -31,42 +31,77 @@ struct ImgproxyGeometry: ImageProcessing {
         return "imgproxy(" + parts.joined(separator: ",") + ")"
     }
 
-    func process(_ image: Image) throws(ImageProcessingError) -> Image {
-        var image = try trim?.process(image) ?? image
+    /// The sizes each step makes from an image of `size`, worked out without its pixels.
+    struct Layout {
+        /// After `crop`.
+        var cropped: PixelSize
+        /// After scaling.
+        var scaled: PixelSize
+        /// The size asked for, with `dpr` and zoom.
+        var target: PixelSize
+        /// The window cut out of the scaled image at the gravity.
+        var window: PixelSize
+        var dprScale: Double
+
+        /// What the window cut leaves: the window, within the scaled image.
+        var windowed: PixelSize { PixelSize(width: min(window.width, scaled.width), height: min(window.height, scaled.height)) }
+    }
+
+    func layout(for size: PixelSize) -> Layout {
+        var cropped = size
         if let crop {
             let side = { (value: Double, whole: Int) in value == 0 ? whole : min(whole, value >= 1 ? Int(value) : max(1, Int((Double(whole) * value).rounded()))) }
-            image = crop.gravity.crop(image, to: PixelSize(width: side(crop.width, image.width), height: side(crop.height, image.height)), scale: 1)
+            cropped = PixelSize(width: side(crop.width, size.width), height: side(crop.height, size.height))
         }
-        let (scaleX, scaleY, dprScale) = scales(for: image.size)
-        let scaled = PixelSize(width: max(1, Int((Double(image.width) * scaleX).rounded())),
-                               height: max(1, Int((Double(image.height) * scaleY).rounded())))
-        guard max(scaled.width, scaled.height) <= 16_384 else {
-            throw .invalidParameters(processor: identifier, reason: "the result would be \(scaled)")
-        }
-        image = Resampler.resize(image, to: scaled)
+        let (scaleX, scaleY, dprScale) = scales(for: cropped)
+        let scaled = PixelSize(width: max(1, Int((Double(cropped.width) * scaleX).rounded())),
+                               height: max(1, Int((Double(cropped.height) * scaleY).rounded())))
         let target = PixelSize(width: Int((Double(width) * dprScale * zoom.x).rounded()), height: Int((Double(height) * dprScale * zoom.y).rounded()))
         var window = target
         if resizingType == .fillDown, window.width > 0, window.height > 0 {
-            let (overX, overY) = (Double(window.width) / Double(image.width), Double(window.height) / Double(image.height))
+            let (overX, overY) = (Double(window.width) / Double(scaled.width), Double(window.height) / Double(scaled.height))
             if overX > overY, overX > 1 {
-                window = PixelSize(width: image.width, height: Int((Double(image.width) * Double(window.height) / Double(window.width)).rounded()))
+                window = PixelSize(width: scaled.width, height: Int((Double(scaled.width) * Double(window.height) / Double(window.width)).rounded()))
             } else if overY > overX, overY > 1 {
-                window = PixelSize(width: Int((Double(image.height) * Double(window.width) / Double(window.height)).rounded()), height: image.height)
+                window = PixelSize(width: Int((Double(scaled.height) * Double(window.width) / Double(window.height)).rounded()), height: scaled.height)
             }
         }
-        window = PixelSize(width: window.width == 0 ? image.width : window.width, height: window.height == 0 ? image.height : window.height)
-        image = gravity.crop(image, to: window, scale: dprScale)
-        if let extend {
-            image = try Self.extended(image, to: PixelSize(width: max(target.width, image.width), height: max(target.height, image.height)),
-                                      gravity: extend, scale: dprScale)
+        window = PixelSize(width: window.width == 0 ? scaled.width : window.width, height: window.height == 0 ? scaled.height : window.height)
+        return Layout(cropped: cropped, scaled: scaled, target: target, window: window, dprScale: dprScale)
+    }
+
+    /// The size after extending `size` to the target, then to the aspect ratio asked for.
+    func extendedSizes(of size: PixelSize, target: PixelSize) -> (extended: PixelSize, aspect: PixelSize) {
+        let extended = extend == nil ? size : PixelSize(width: max(target.width, size.width), height: max(target.height, size.height))
+        guard extendAspectRatio != nil, width > 0, height > 0 else { return (extended, extended) }
+        let ratio = Double(width) / Double(height)
+        let aspect = ratio > Double(extended.width) / Double(extended.height)
+            ? PixelSize(width: Int((Double(extended.height) * ratio).rounded()), height: extended.height)
+            : PixelSize(width: extended.width, height: Int((Double(extended.width) / ratio).rounded()))
+        return (extended, aspect)
+    }
+
+    /// Trim only makes the image smaller, so the untrimmed size bounds the result.
+    func outputSize(for input: PixelSize) -> PixelSize {
+        let layout = layout(for: input)
+        return extendedSizes(of: layout.windowed, target: layout.target).aspect
+    }
+
+    func process(_ image: Image) throws(ImageProcessingError) -> Image {
+        var image = try trim?.process(image) ?? image
+        let layout = layout(for: image.size)
+        if layout.cropped != image.size, let crop {
+            image = crop.gravity.crop(image, to: layout.cropped, scale: 1)
         }
-        if let extendAspectRatio, width > 0, height > 0 {
-            let ratio = Double(width) / Double(height)
-            let size = ratio > Double(image.width) / Double(image.height)
-                ? PixelSize(width: Int((Double(image.height) * ratio).rounded()), height: image.height)
-                : PixelSize(width: image.width, height: Int((Double(image.width) / ratio).rounded()))
-            image = try Self.extended(image, to: size, gravity: extendAspectRatio, scale: dprScale)
+        guard max(layout.scaled.width, layout.scaled.height) <= 16_384 else {
+            throw .invalidParameters(processor: identifier, reason: "the result would be \(layout.scaled)")
         }
+        image = Resampler.resize(image, to: layout.scaled)
+        try ImageProcessingError.checkCancellation()  // the resampler stops early when cancelled
+        image = gravity.crop(image, to: layout.window, scale: layout.dprScale)
+        let sizes = extendedSizes(of: image.size, target: layout.target)
+        if let extend { image = try Self.extended(image, to: sizes.extended, gravity: extend, scale: layout.dprScale) }
+        if let extendAspectRatio { image = try Self.extended(image, to: sizes.aspect, gravity: extendAspectRatio, scale: layout.dprScale) }
         return image
     }
 

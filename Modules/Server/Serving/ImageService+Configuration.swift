@@ -40,10 +40,9 @@ extension ImageService {
         /// The folder `local:///path` sources are read from (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`);
         /// `nil` refuses them. Paths that lead outside it, symbolic links included, are refused.
         public var localRoot: URL?
-        /// The endpoint `s3://bucket/key` sources are fetched from, path-style
-        /// (`{endpoint}/{bucket}/{key}`); `nil` refuses them. Give the pipeline's loader the
-        /// signing credentials for it, and the source policy the endpoint.
-        public var s3Endpoint: URL?
+        /// Serve `s3://bucket/key` sources, which the pipeline's loader fetches from its store
+        /// (`OspreyConfiguration.s3Store`); off, they are refused.
+        public var servesS3: Bool
         /// The watermark `wm` lays over answers (`IMGPROXY_WATERMARK_PATH`); `nil` ignores `wm`.
         public var watermark: Image?
         /// A local image answered, processed as the URL asks, when the source fails
@@ -84,7 +83,7 @@ extension ImageService {
             self.presets = presets
             self.onlyPresets = onlyPresets
             localRoot = nil
-            s3Endpoint = nil
+            servesS3 = false
             watermark = nil
             fallbackImage = nil
             secret = nil

@@ -25,11 +25,17 @@ extension ImageService {
             if let refusal = configuration.sources.refusal(forStoreSource: url) { throw .refused(refusal) }
             return try Self.file(url.path, under: root)
         case "s3":
-            guard let endpoint = configuration.s3Endpoint, let bucket = url.host, !bucket.isEmpty else { throw .refused(.scheme) }
-            if let refusal = configuration.sources.refusal(forStoreSource: url) { throw .refused(refusal) }
-            let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
-            guard let object = URL(string: base + "/" + url.absoluteString.dropFirst("s3://".count)) else { throw .refused(.scheme) }
-            return ResolvedSource(source: .url(object), lastModified: nil)
+            guard configuration.servesS3 else { throw .refused(.scheme) }
+            // Checked and fetched as the object it names: the pipeline's S3 loader builds the
+            // request from the same bucket and key.
+            let location: S3Location
+            do {
+                location = try S3Location(url)
+            } catch {
+                throw .refused(error)
+            }
+            if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw .refused(refusal) }
+            return ResolvedSource(source: .url(location.url), lastModified: nil)
         default:
             if let refusal = configuration.sources.refusal(for: url) { throw .refused(refusal) }
             return ResolvedSource(source: .url(url), lastModified: nil)

@@ -5,28 +5,22 @@ import OspreyDomain
 
 extension ImageService {
     /// The source's bytes as they are, for `raw`, or for `skip_processing` when the source's
-    /// format is one it lists; `nil` to process it. The source is read here, not through the
-    /// pipeline's caches, so one it does not skip is fetched again by the pipeline.
+    /// format is one it lists; `nil` to process it. The bytes come through the pipeline's
+    /// shared, cached download, so a source it does not skip is not fetched again, and only
+    /// bytes of an image format the server decodes are answered.
     func unprocessed(_ resolved: ResolvedSource, options: ImgproxyOptions) async -> Response? {
-        let data: Data
+        let source: CachedData
         do {
-            switch resolved.source {
-            case .file(let path):
-                data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-            case .url(let url):
-                data = try await pipeline.configuration.dataLoader.loadData(for: DataRequest(url: url)).data
-            }
-        } catch let error as DataLoadingError {
-            return failure(Problem(ImagePipeline.Error.dataLoadingFailed(error)))
+            source = try await pipeline.data(for: ImageRequest(source: resolved.source))
         } catch {
-            return failure(Problem(.notFound, "could not read \(resolved.source)"))
+            if Task.isCancelled { return failure(Problem(.timedOut, "the deadline passed while loading: \(error)")) }
+            return failure(Problem(error))
         }
-        let format = try? pipeline.configuration.decoder.detectFormat(of: data.prefix(64))
-        guard options.raw || format.map(options.skipProcessing.contains) == true else { return nil }
-        let headers: HTTPFields = [.contentType: format?.mimeType ?? "application/octet-stream",
+        guard let format = source.metadata.format, options.raw || options.skipProcessing.contains(format) else { return nil }
+        let headers: HTTPFields = [.contentType: format.mimeType,
                                    .cacheControl: "public, max-age=\(configuration.maxAge)",
-                                   .eTag: EntityTag(digesting: [Answers.fingerprint(data)], isWeak: false).header]
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                                   .eTag: EntityTag(digesting: [Answers.fingerprint(source.data)], isWeak: false).header]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: source.data)))
     }
 
     /// The server's fallback image, processed as `request` asks, when its source failed:

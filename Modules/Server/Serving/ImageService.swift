@@ -51,6 +51,9 @@ public final class ImageService: Sendable {
         var response = await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
         deadline?.cancel()
         response.headers[.init(Self.requestIDField)!] = id
+        // No answer is read as anything but its declared type, nor runs a script (an SVG).
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.contentSecurityPolicy] = "script-src 'none'"
         if let origin = configuration.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
         return response
     }

@@ -65,6 +65,7 @@ package struct Problem: Error, Sendable {
             default: self.init(.notAnImage, detail)
             }
         case .processingFailed?: self.init(.notAnImage, detail)
+        case .resultTooLarge?: self.init(.tooLarge, detail)
         default: self.init(error is CancellationError ? .timedOut : .internalError, detail)
         }
     }

@@ -12,12 +12,15 @@ public final class ServerProcess {
 
     /// Starts the server on `port`, or on a free port: if a port found free is taken before
     /// the server binds it (it then exits), on another, up to five times.
-    public static func start(port: Int? = nil, arguments: [String] = [], executable: String = "osprey-server",
-                      readyPath: String = "/health") throws -> ServerProcess {
-        if let port { return try ServerProcess(port: port, arguments: arguments, executable: executable, readyPath: readyPath).ready() }
+    public static func start(port: Int? = nil, arguments: [String] = [], environment: [String: String] = [:],
+                             executable: String = "osprey-server", readyPath: String = "/health") throws -> ServerProcess {
+        if let port {
+            return try ServerProcess(port: port, arguments: arguments, environment: environment, executable: executable, readyPath: readyPath).ready()
+        }
         var attempts = 0
         while true {
-            let demo = try ServerProcess(port: LoopbackPort.free(), arguments: arguments, executable: executable, readyPath: readyPath)
+            let demo = try ServerProcess(port: LoopbackPort.free(), arguments: arguments, environment: environment, executable: executable,
+                                         readyPath: readyPath)
             if demo.started || demo.process.isRunning || attempts == 4 { return try demo.ready() }
             attempts += 1
         }
@@ -26,7 +29,7 @@ public final class ServerProcess {
     /// Whether the server answered (rather than exiting or running past its deadline).
     private var started = false
 
-    private init(port: Int, arguments: [String], executable: String, readyPath: String) throws {
+    private init(port: Int, arguments: [String], environment extra: [String: String], executable: String, readyPath: String) throws {
         self.port = port
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,7 +39,7 @@ public final class ServerProcess {
         process.arguments = ["--port", "\(self.port)", "--cache-dir", folder.appendingPathComponent("cache").path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.path  // samples drawn into this test's folder
-        process.environment = environment
+        process.environment = environment.merging(extra) { _, given in given }
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -69,6 +72,16 @@ public final class ServerProcess {
     public func get(_ path: String, headers: [String] = []) throws -> (status: Int, headers: String, body: Data) {
         let answer = try CurlGet.run(base + path, headers: headers, scratch: folder)
         return (answer.status, answer.headers, answer.body)
+    }
+
+    /// The CPU time the process has used so far, user and system, in seconds (10 ms steps).
+    public var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // The fields after the command's name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     public func stop() -> Int32 {

@@ -24,6 +24,7 @@ import OspreyDomain
 /// | `/gzip/files/NAME` | the file gzip-encoded |
 /// | `/huge/BYTES` | BYTES zero bytes, announced by Content-Length |
 /// | `/html` | a small HTML page |
+/// | a path given to `route(_:…)` | that answer, exactly as given (a fake S3 endpoint's objects) |
 ///
 /// Every response closes its connection; the server counts connections opened and closed.
 public final class TestHTTPServer: @unchecked Sendable {
@@ -36,6 +37,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     private struct State {
         var files: [String: File] = [:]
+        var routes: [String: (status: Int, headers: [String: String], body: Data)] = [:]
         var hits: [String: Int] = [:]
         var requests: [(path: String, headers: [String: String])] = []
         var opened = 0
@@ -113,6 +115,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// Registers a file served under `/files/NAME` (and the misbehaving paths).
     public func serve(_ name: String, _ data: Data, contentType: String = "application/octet-stream", headers: [String: String] = [:]) {
         state.withLock { $0.files[name] = File(data: data, contentType: contentType, headers: headers) }
+    }
+
+    /// Answers requests for exactly `path` (query included) with `status`, `headers` and `body`.
+    public func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+        state.withLock { $0.routes[path] = (status, headers, body) }
     }
 
     /// How many requests reached `path`.
@@ -194,6 +201,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     private func respond(_ fd: Int32, path: String, headers: [String: String], hit: Int) {
+        if let route = state.withLock({ $0.routes[path] }) { return send(fd, status: route.status, headers: route.headers, body: route.body) }
         let parts = path.split(separator: "/").map(String.init)
         func file(from index: Int) -> File? {
             guard parts.count == index + 2, parts[index] == "files" else { return nil }

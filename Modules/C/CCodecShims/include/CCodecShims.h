@@ -100,25 +100,29 @@ typedef struct osp_gif_decoder osp_gif_decoder;
 typedef struct {
     uint32_t width;         // the logical screen: every frame is drawn on a canvas this size
     uint32_t height;
-    int frame_count;        // drawable frames in the file (stops past max_frames)
+    int frame_count;        // drawable frames in the file
     int loop_count;         // NETSCAPE2.0 repeat count, or -1 when the extension is absent
     int first_delay;        // centiseconds
     int has_transparency;   // some frame has a transparent index
+    uint32_t widest_frame_width;   // the frame whose descriptor covers the most pixels
+    uint32_t widest_frame_height;
+    uint64_t frame_pixels;  // every drawable frame's descriptor area, added up
 } osp_gif_info;
 
 /// Opens giflib on bytes in memory (they must outlive the decoder). Never NULL unless out
 /// of memory; when the header is unreadable the scan and frame calls fail with its message.
 osp_gif_decoder *osp_gif_open_memory(const uint8_t *data, size_t size);
 /// Walks the blocks without decompressing any frame: counts drawable frames (a cut one is
-/// the last), reads the loop count. Allocates only colour tables. 0 on success, -1 when no
-/// frame is drawable.
+/// the last; stops past max_frames), measures each frame's descriptor, reads the loop count.
+/// Allocates only colour tables. 0 on success, -1 when no frame is drawable.
 int osp_gif_scan(osp_gif_decoder *decoder, osp_gif_info *info, int max_frames);
 /// Draws the next frame on canvas (width × height × 4 bytes of straight RGBA, cleared to
 /// transparent by the caller before the first frame), after the previous frame's disposal.
-/// Returns 1 with a frame (one whose data ends early keeps the rows that arrived and is the
-/// last), 0 at the end (or a damaged tail), -1 on error, -2 when the frame's data holds a
-/// code that cannot be there.
-int osp_gif_next_frame(osp_gif_decoder *decoder, uint8_t *canvas, int *delay_centiseconds);
+/// Rows below the canvas are not decompressed. `cancelled` is asked every 64 rows; when it
+/// answers non-zero the frame is abandoned. Returns 1 with a frame (one whose data ends early
+/// keeps the rows that arrived and is the last), 0 at the end (or a damaged tail), -1 on
+/// error, -2 when the frame's data holds a code that cannot be there, -3 when cancelled.
+int osp_gif_next_frame(osp_gif_decoder *decoder, uint8_t *canvas, int *delay_centiseconds, int (*cancelled)(void));
 const char *osp_gif_error_message(const osp_gif_decoder *decoder);
 void osp_gif_close(osp_gif_decoder *decoder);
 const char *osp_png_error_message(const osp_png_decoder *decoder);

@@ -14,6 +14,8 @@ final class Transfer: @unchecked Sendable {
     let sourceGuard: SourceGuard
     /// Whether libcurl follows redirects for this transfer (their targets are checked first).
     let followsRedirects: Bool
+    /// The credentials an object store's request is signed with.
+    let signing: AWSSigning?
     var continuation: UnsafeContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -48,8 +50,9 @@ final class Transfer: @unchecked Sendable {
     var lastActivity = ContinuousClock.now
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
-         sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool) {
+         sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool, signing: AWSSigning? = nil) {
         self.sink = sink
+        self.signing = signing
         self.sourceGuard = sourceGuard
         self.followsRedirects = followsRedirects
         self.request = request

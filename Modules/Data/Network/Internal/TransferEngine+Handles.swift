@@ -26,7 +26,6 @@ extension TransferEngine {
         guard let easy = curl_easy_init() else { return nil }
         osp_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         // Redirects: followed up to the limit, never from https down to http (per transfer).
-        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         osp_curl_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
         osp_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, Self.acceptedEncodings)
         osp_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -74,17 +73,17 @@ extension TransferEngine {
     func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
         let request = transfer.request
         osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
+        // A signed request follows no redirect: its credentials are for the store alone.
+        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.signing == nil ? 1 : 0)
         osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         var headers = request.headers
-        let signing = configuration.awsSigning.first { transfer.urlString.hasPrefix($0.endpoint) }
-        if !configuration.awsSigning.isEmpty {
-            // Set every time: a kept handle still holds the previous transfer's signing.
-            osp_curl_setopt_string(easy, CURLOPT_AWS_SIGV4, signing?.curlProvider)
-            let credentials: String? = signing.map { "\($0.accessKeyID):\($0.secretAccessKey)" }
-            osp_curl_setopt_string(easy, CURLOPT_USERPWD, credentials)
-            osp_curl_setopt_string(easy, CURLOPT_USERAGENT, signing == nil ? nil : Self.userAgent)
-        }
+        let signing = transfer.signing
+        // Set every time: a kept handle still holds the previous transfer's signing.
+        osp_curl_setopt_string(easy, CURLOPT_AWS_SIGV4, signing?.curlProvider)
+        let credentials: String? = signing.map { "\($0.accessKeyID):\($0.secretAccessKey)" }
+        osp_curl_setopt_string(easy, CURLOPT_USERPWD, credentials)
+        osp_curl_setopt_string(easy, CURLOPT_USERAGENT, signing == nil ? nil : Self.userAgent)
         if let token = signing?.sessionToken { headers["x-amz-security-token"] = token }
         // S3 wants the payload's hash signed too; a GET's is the empty body's (libcurl 7.88 leaves it out).
         if signing?.service == "s3" { headers["x-amz-content-sha256"] = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }

@@ -69,11 +69,14 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     /// Runs `request`; with a `sink` (an open file descriptor) the body is written there as
-    /// it arrives instead of kept in memory, and the response's `data` is empty.
-    func perform(_ request: DataRequest, sink: Int32? = nil,
+    /// it arrives instead of kept in memory, and the response's `data` is empty. A request
+    /// with `signing` goes to the operator's object store: signed, following no redirect, its
+    /// address not checked.
+    func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil,
                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink,
-                                sourceGuard: sourceGuard, followsRedirects: configuration.maxRedirects > 0)
+                                sourceGuard: signing == nil ? sourceGuard : SourceGuard(addressPolicy: nil, sourceFilter: nil),
+                                followsRedirects: signing == nil && configuration.maxRedirects > 0, signing: signing)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation

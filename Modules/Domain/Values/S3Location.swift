@@ -1,0 +1,50 @@
+import Foundation
+
+/// An object in an S3-compatible store, as an `s3://bucket/key` URL names it: parsed once,
+/// so that the request for it is built from the bucket and the key, never from the URL's
+/// text, and an allow-list checks the object that will be asked for.
+///
+/// ```swift
+/// let location = try S3Location(URL(string: "s3://photos/2026/a%20b.jpg")!)
+/// location.key    // "2026/a b.jpg"
+/// location.path   // "/photos/2026/a%20b.jpg": path-style, each segment percent-encoded
+/// ```
+public struct S3Location: Hashable, Sendable {
+    /// The bucket: letters, digits, `.`, `-` and `_`, starting with a letter or digit.
+    public let bucket: String
+    /// The object's key, percent-decoded, without the leading `/`.
+    public let key: String
+
+    /// The location `url` names.
+    /// - Throws: ``SourceRefusal/scheme`` for another scheme, ``SourceRefusal/credentials``
+    ///   for a user name or password, ``SourceRefusal/storeURL`` for a port, a query, a
+    ///   fragment, an empty or odd bucket, an empty key, or a `.` or `..` segment in the key
+    ///   (encoded ones included): a store, or the HTTP library on the way, could read it as
+    ///   another object or another operation.
+    public init(_ url: URL) throws(SourceRefusal) {
+        guard url.scheme?.lowercased() == "s3" else { throw .scheme }
+        guard url.user == nil, url.password == nil else { throw .credentials }
+        guard url.port == nil, url.query == nil, url.fragment == nil, let bucket = url.host(percentEncoded: false),
+              let first = bucket.unicodeScalars.first, Self.bucketStart.contains(first),
+              bucket.unicodeScalars.allSatisfy(Self.bucketCharacters.contains) else { throw .storeURL }
+        let key = String(url.path(percentEncoded: false).drop { $0 == "/" })
+        let segments = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard !key.isEmpty, !segments.contains(where: { $0 == "." || $0 == ".." }) else { throw .storeURL }
+        self.bucket = bucket
+        self.key = key
+    }
+
+    /// The path-style request path, `/bucket/key`, with every key segment percent-encoded
+    /// but for RFC 3986's unreserved characters, as S3's signature encodes it.
+    public var path: String {
+        "/" + bucket + "/" + key.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! }.joined(separator: "/")
+    }
+
+    /// `s3://bucket/key` with the key encoded as ``path`` encodes it: what allow-lists compare.
+    public var url: URL { URL(string: "s3:/" + path)! }
+
+    private static let bucketStart = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    private static let bucketCharacters = bucketStart.union(CharacterSet(charactersIn: ".-_"))
+    private static let unreserved = bucketStart.union(CharacterSet(charactersIn: "-._~"))
+}
