@@ -60,6 +60,8 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	@# No internals in any module's public API (the symbol graphs hold public symbols only).
 	$(SWIFT) package dump-symbol-graph >/dev/null
 	python3 Tests/Scripts/check_public_symbols.py .build/$$(uname -m)-unknown-linux-gnu/symbolgraph
+	@# The apps use the public API only: their modules type-checked again under another package name.
+	python3 Tests/Scripts/check_apps_public_api.py .build/debug.yaml
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"

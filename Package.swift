@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The server's services (its cache closed after the HTTP server stops).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // osprey-server's /metrics: swift-metrics, exposed in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -182,13 +184,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Server — HTTP image serving: imgproxy's URLs and signatures, source policy,
-        // format negotiation, validators; Hummingbird routes and middleware any app can mount.
-        // imgproxy's effects are OspreyProcessing's processors (pure Swift); codecs are
-        // reached only through the pipeline's decoder and encoder.
+        // MARK: Server — HTTP image serving: a thin adapter from imgproxy's URLs to the pipeline's
+        // encoded stage; one buildApplication for the executable, the tests and apps. It builds
+        // its pipeline from the umbrella's configuration; imgproxy's effects are
+        // OspreyProcessing's processors; the codec module gives it the formats' names only.
         .target(
             name: "OspreyServer",
-            dependencies: ["OspreyDomain", "OspreyPixels", "OspreyProcessing", "OspreyNetwork", "CCrypto", hummingbird, logging,
+            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", hummingbird, logging,
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Metrics", package: "swift-metrics")],
             path: "Modules/Server",
             swiftSettings: swiftSettings

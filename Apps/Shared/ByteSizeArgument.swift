@@ -4,10 +4,10 @@ import Foundation
 /// A size such as `64MB`, `512KB`, `1.5GB`, `2GiB`, or a bare number of megabytes (`32`), as
 /// every Osprey program takes its cache limits. KB, MB and GB are powers of 1000; KiB, MiB
 /// and GiB powers of 1024; `B` names bytes.
-package struct ByteSizeArgument: ExpressibleByArgument, Sendable {
-    package let bytes: Int
+public struct ByteSizeArgument: ExpressibleByArgument, Sendable {
+    public let bytes: Int
 
-    package init?(argument: String) {
+    public init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
         let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("B", 1)]
         let (number, scale) = units.first { text.hasSuffix($0.0) }.map { (String(text.dropLast($0.0.count)), $0.1) } ?? (text, 1e6)

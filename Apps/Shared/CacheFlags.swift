@@ -6,33 +6,33 @@ import OspreyRedisCache
 /// The cache options every Osprey program takes, with the same names and meaning in each:
 /// the disk cache's folder and limit, the memory cache's limit, and the Redis tier a fleet
 /// shares. Each also reads its `OSPREY_` variable (``ProgramEnvironment``).
-package struct CacheFlags: ParsableArguments {
+public struct CacheFlags: ParsableArguments {
     @Option(help: "The disk cache folder (or $OSPREY_CACHE_DIR; default: $XDG_CACHE_HOME/<program>, else ~/.cache/<program>).")
-    package var cacheDir: String?
+    public var cacheDir: String?
 
     @Option(help: "The disk cache's size limit, such as 256MB; a bare number is megabytes (or $OSPREY_DISK_LIMIT).")
-    package var diskLimit: ByteSizeArgument?
+    public var diskLimit: ByteSizeArgument?
 
     @Option(help: "The memory cache's limit, such as 64MB; a bare number is megabytes, 0 turns it off (or $OSPREY_MEMORY_LIMIT).")
-    package var memoryLimit: ByteSizeArgument?
+    public var memoryLimit: ByteSizeArgument?
 
     @Option(help: "A cache shared by a fleet, behind the disk cache: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss:// for TLS (or $OSPREY_SHARED_CACHE).")
-    package var sharedCache: String?
+    public var sharedCache: String?
 
     @Option(help: "A PEM file of the authorities that sign the shared cache's TLS certificate (default: the system's; or $OSPREY_SHARED_CACHE_CA).")
-    package var sharedCacheCa: String?
+    public var sharedCacheCa: String?
 
-    package init() {}
+    public init() {}
 
     /// What a program uses when neither an option nor its variable says.
-    package struct Defaults: Sendable {
+    public struct Defaults: Sendable {
         /// The disk cache's folder, under the user's cache folder.
-        package var folderName: String
-        package var diskLimit: Int
+        public var folderName: String
+        public var diskLimit: Int
         /// `nil`: the library's (the lesser of 512 MB and 20% of memory).
-        package var memoryLimit: Int?
+        public var memoryLimit: Int?
 
-        package init(folderName: String, diskLimit: Int, memoryLimit: Int? = nil) {
+        public init(folderName: String, diskLimit: Int, memoryLimit: Int? = nil) {
             self.folderName = folderName
             self.diskLimit = diskLimit
             self.memoryLimit = memoryLimit
@@ -41,7 +41,7 @@ package struct CacheFlags: ParsableArguments {
 
     /// The disk cache's folder: the option, `OSPREY_CACHE_DIR`, else the program's own under
     /// `$XDG_CACHE_HOME` (or `~/.cache`).
-    package func directory(_ defaults: Defaults) -> URL {
+    public func directory(_ defaults: Defaults) -> URL {
         if let path = cacheDir ?? ProgramEnvironment.value("CACHE_DIR") { return URL(fileURLWithPath: path, isDirectory: true) }
         return DiskCache.Configuration.defaultDirectory.deletingLastPathComponent()
             .appendingPathComponent(defaults.folderName, isDirectory: true)
@@ -49,7 +49,7 @@ package struct CacheFlags: ParsableArguments {
 
     /// Osprey's configuration with these caches: the folder, both limits and, when one is
     /// named, the shared Redis tier.
-    package func configuration(_ defaults: Defaults) throws -> OspreyConfiguration {
+    public func configuration(_ defaults: Defaults) throws -> OspreyConfiguration {
         var configuration = OspreyConfiguration(cacheDirectory: directory(defaults))
         configuration.diskLimit = try ProgramEnvironment.value(diskLimit, "DISK_LIMIT")?.bytes ?? defaults.diskLimit
         if let memory = try ProgramEnvironment.value(memoryLimit, "MEMORY_LIMIT")?.bytes ?? defaults.memoryLimit {

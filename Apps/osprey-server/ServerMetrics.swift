@@ -1,9 +1,8 @@
-import Hummingbird
 import Metrics
 import Prometheus
 
-/// `/metrics`: what swift-metrics records (the service's and its middleware's counters), in
-/// Prometheus' text format.
+/// What swift-metrics records (the service's and its middleware's counters), in Prometheus'
+/// text format, for `/metrics`.
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
 
@@ -19,8 +18,5 @@ struct ServerMetrics: Sendable {
     }
 
     /// The registry in Prometheus' text format.
-    func response() -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
-    }
+    func text() -> String { registry.emitToString() }
 }

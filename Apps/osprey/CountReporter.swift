@@ -1,4 +1,5 @@
 import Foundation
+import OspreyPrograms
 import OspreyDomain
 
 /// Progress of counted work on stderr: a redrawn bar on a terminal, a plain line per
@@ -6,7 +7,7 @@ import OspreyDomain
 final class CountReporter: Sendable {
     private let terminal = isatty(STDERR_FILENO) == 1
     private let label: String
-    private let state = Locked((done: 0, lastStep: -1))
+    private let state = LockedValue((done: 0, lastStep: -1))
 
     init(label: String) { self.label = label }
 

@@ -24,7 +24,7 @@ enum ExitStatus {
     static func status(for error: any Error) -> ExitCode {
         switch error as? ImagePipeline.Error {
         case .dataLoadingFailed?, .notCached?: unavailable
-        case .decodingFailed?, .processingFailed?, .resultTooLarge?: badData
+        case .decodingFailed?, .processingFailed?, .resultTooLarge?, .encodingFailed?: badData
         case nil: error is CancellationError ? unavailable : badData
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
+import OspreyPrograms
 import OspreyDomain
 
 /// Progress on stderr: a redrawn bar on a terminal, a plain line per tenth otherwise.
 final class ProgressReporter: Sendable {
     private let terminal = isatty(STDERR_FILENO) == 1
-    private let lastStep = Locked(-1)
+    private let lastStep = LockedValue(-1)
 
     func report(_ progress: TransferProgress) {
         let step = Int((progress.fraction ?? 0) * 10)

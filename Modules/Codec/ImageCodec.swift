@@ -1,13 +1,15 @@
 import Foundation
 import OspreyDomain
 
-/// The default codec: a registry of decoders and encoders. Built in, it decodes JPEG, PNG
-/// (and APNG), GIF, WebP, AVIF, HEIC and JPEG XL and encodes JPEG, PNG, WebP, AVIF and JPEG XL; decoders and
-/// encoders of your own are added with ``register(_:)`` and ``register(_:for:)``.
+/// The default codec: a decoder registry and an encoder registry behind one `ImageDecoding`
+/// and `ImageEncoding`. Built in, it decodes JPEG, PNG (and APNG), GIF, WebP, AVIF, HEIC and
+/// JPEG XL and encodes JPEG, PNG, WebP, AVIF and JPEG XL; decoders and encoders of your own
+/// are added with `register(_:)`: a decoder is asked before the built-in ones, an encoder
+/// writes the formats its capabilities declare.
 ///
 /// A decoder is chosen by the input's first bytes, never by file extension or Content-Type:
-/// each decoder in ``decoders`` is asked in turn (`ImageDecoding/detectFormat(of:)`), the
-/// built-in ones first, and the first that recognises the bytes decodes them.
+/// each decoder in ``decoders`` is asked in turn (`ImageDecoding/detectFormat(of:)`), those
+/// registered first, and the first that recognises the bytes decodes them.
 ///
 /// ```swift
 /// let codec = ImageCodec()
@@ -19,63 +21,52 @@ import OspreyDomain
 /// See <doc:AddingADecoder> for a format of your own, through the pipeline.
 public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// The limits checked before decoding.
-    public var limits: DecodingLimits
+    public let limits: DecodingLimits
     /// Whether JPEG files that end early decode partially (see ``JPEGDecoder/acceptsTruncatedFiles``).
-    public var acceptsTruncatedJPEG: Bool
+    public let acceptsTruncatedJPEG: Bool
+    /// The decoders inputs are offered to, those registered first.
+    public private(set) var decoderRegistry: ImageDecoderRegistry
+    /// The encoder of each format.
+    public private(set) var encoderRegistry: ImageEncoderRegistry
 
-    /// Decoders added with ``register(_:)``, asked after the built-in ones, in order.
-    public private(set) var addedDecoders: [any ImageDecoding] = []
-    /// Encoders added with ``register(_:for:)``, for formats no built-in encoder writes.
-    public private(set) var addedEncoders: [ImageFormat: any ImageEncoding] = [:]
-
-    /// Creates a codec with the given limits.
+    /// Creates a codec with the given limits and the built-in decoders and encoders.
     public init(limits: DecodingLimits = .default, acceptsTruncatedJPEG: Bool = false) {
         self.limits = limits
         self.acceptsTruncatedJPEG = acceptsTruncatedJPEG
-    }
-
-    /// Adds `decoder` after the decoders already there: it decodes the inputs its
-    /// `detectFormat(of:)` recognises and no decoder before it does.
-    public mutating func register(_ decoder: any ImageDecoding) {
-        addedDecoders.append(decoder)
-    }
-
-    /// Adds `encoder` for `format`. A built-in format keeps its built-in encoder.
-    public mutating func register(_ encoder: any ImageEncoding, for format: ImageFormat) {
-        addedEncoders[format] = encoder
-    }
-
-    /// Every decoder in the order inputs are offered to them: the built-in ones (with this
-    /// codec's limits), then the added ones.
-    public var decoders: [any ImageDecoding] {
-        let builtIn: [any ImageDecoding] = [
+        decoderRegistry = ImageDecoderRegistry([
             JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG), PNGDecoder(limits: limits),
             GIFDecoder(limits: limits), WebPDecoder(limits: limits), AVIFDecoder(limits: limits), HEICDecoder(limits: limits),
             JXLDecoder(limits: limits),
-        ]
-        return builtIn + addedDecoders
+        ])
+        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), AVIFEncoder(), JXLEncoder()])
     }
 
-    /// The encoder of each format: the built-in ones, and the added ones for other formats.
-    public var encoders: [ImageFormat: any ImageEncoding] {
-        let builtIn: [ImageFormat: any ImageEncoding] = [.jpeg: JPEGEncoder(), .png: PNGEncoder(), .webp: WebPEncoder(), .avif: AVIFEncoder(),
-                                                        .jxl: JXLEncoder()]
-        return builtIn.merging(addedEncoders) { kept, _ in kept }
+    /// Asks `decoder` first: it decodes the inputs its `detectFormat(of:)` recognises, a
+    /// built-in format's too.
+    public mutating func register(_ decoder: any ImageDecoding) {
+        decoderRegistry.register(decoder)
     }
+
+    /// Makes `encoder` the encoder of every format its capabilities declare.
+    public mutating func register(_ encoder: any ImageEncoding) {
+        encoderRegistry.register(encoder)
+    }
+
+    /// Every decoder in the order inputs are offered to them.
+    public var decoders: [any ImageDecoding] { decoderRegistry.decoders }
+
+    /// The encoder of each format.
+    public var encoders: [ImageFormat: any ImageEncoding] { encoderRegistry.encoders }
+
+    /// What each format's encoder can carry.
+    public var capabilities: [EncoderCapabilities] { encoderRegistry.capabilities }
 
     public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
         try decoder(for: prefix).format
     }
 
-    /// The first decoder that recognises `prefix`, and the format it names.
-    /// - Throws: as ``FormatDetector/decodableFormat(_:)`` when none does.
     func decoder(for prefix: Data) throws(ImageDecodingError) -> (decoder: any ImageDecoding, format: ImageFormat) {
-        for decoder in decoders {
-            if let format = try? decoder.detectFormat(of: prefix) { return (decoder, format) }
-        }
-        // No decoder took it: say why as the detector does (not an image, or not decodable).
-        let format = try FormatDetector.decodableFormat(prefix)
-        throw .unsupportedFormat(format)
+        try decoderRegistry.decoder(for: prefix)
     }
 
     /// Decodes `input` at the options' target size: inside it for `fit`, exactly it for `fill`

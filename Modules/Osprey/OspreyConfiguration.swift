@@ -48,10 +48,14 @@ public struct OspreyConfiguration: Sendable {
     /// The most pixels a processed image may have (`ImagePipeline.Configuration
     /// .maxResultPixels`); `nil` (the default): no limit.
     public var maxResultPixels: Int?
-    /// Decoders of formats of your own, asked after the built-in ones (`ImageCodec.register(_:)`).
+    /// Decoders of your own, asked before the built-in ones (`ImageCodec.register(_:)`): a
+    /// format of your own, or your own decoder of a built-in one.
     public var decoders: [any ImageDecoding] = []
-    /// Encoders of formats of your own (`ImageCodec.register(_:for:)`).
-    public var encoders: [ImageFormat: any ImageEncoding] = [:]
+    /// Encoders of your own, each for the formats it declares (`ImageCodec.register(_:)`).
+    public var encoders: [any ImageEncoding] = []
+    /// The bytes of encoded images kept in memory by the encoded stage
+    /// (`ImagePipeline.encodedImage(for:as:)`, a `MemoryDataCache`); 0 (the default): none.
+    public var encodedMemoryLimit: Int = 0
     /// A cache the machines of a fleet share, behind the disk cache (default: none), such as
     /// `OspreyRedisCache`'s `RedisDataCache`. With it, the data cache is a `TieredDataCache`:
     /// disk, then the shared cache, then the network; responses from it report the `shared` tier.
@@ -115,7 +119,7 @@ public struct OspreyConfiguration: Sendable {
         let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
         var codec = ImageCodec(limits: decodingLimits)
         for decoder in decoders { codec.register(decoder) }
-        for (format, encoder) in encoders { codec.register(encoder, for: format) }
+        for encoder in encoders { codec.register(encoder) }
         var dataCache: (any DataCaching)? = disk
         if let sharedCache {
             dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache
@@ -126,6 +130,7 @@ public struct OspreyConfiguration: Sendable {
         var configuration = ImagePipeline.Configuration(
             dataLoader: loaders.reduce(loader) { $0.adding($1.value, for: $1.key) },
             decoder: codec, imageCache: memory, dataCache: dataCache,
+            memoryDataCache: encodedMemoryLimit > 0 ? MemoryDataCache(costLimit: encodedMemoryLimit) : nil,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger

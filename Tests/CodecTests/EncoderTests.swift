@@ -58,9 +58,9 @@ extension CPUBoundCodecTests {
         }
 
         @Test func autoStorageFormatKeepsTransparencyInPNG() throws {
-            #expect(StorageFormat.auto.options(for: try Self.sample(alpha: true)) == EncodingOptions(format: .png))
-            #expect(StorageFormat.auto.options(for: try Self.sample(alpha: false)) == EncodingOptions(format: .jpeg, quality: 0.8))
-            #expect(StorageFormat.webp(quality: 0.7).options(for: try Self.sample(alpha: false)) == EncodingOptions(format: .webp, quality: 0.7))
+            #expect(StorageFormat.auto.options(for: try Self.sample(alpha: true), writtenBy: ImageCodec()) == EncodingOptions(format: .png))
+            #expect(StorageFormat.auto.options(for: try Self.sample(alpha: false), writtenBy: ImageCodec()) == EncodingOptions(format: .jpeg, quality: 0.8))
+            #expect(StorageFormat.webp(quality: 0.7).options(for: try Self.sample(alpha: false), writtenBy: ImageCodec()) == EncodingOptions(format: .webp, quality: 0.7))
         }
 
         @Test func unknownFormatsAreRefused() throws {

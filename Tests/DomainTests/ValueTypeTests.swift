@@ -114,11 +114,11 @@ struct ValueTypeTests {
         let alpha = try Image(width: 2, height: 2, pixelFormat: .rgba8, pixels: [UInt8](repeating: 9, count: 16))
         let animated = Image(animation: ImageAnimation(frames: [.init(image: opaque, duration: .milliseconds(50)),
                                                                  .init(image: opaque, duration: .milliseconds(50))], loopCount: 0))
-        #expect(StorageFormat.auto.options(for: opaque).format == .jpeg)
-        #expect(StorageFormat.auto.options(for: alpha).format == .png)
-        #expect(StorageFormat.auto.options(for: animated).format == .webp, "the one of the three that keeps frames")
-        #expect(StorageFormat.avif(quality: 0.6).options(for: opaque) == EncodingOptions(format: .avif, quality: 0.6))
-        #expect(StorageFormat.avif(quality: 0.6).options(for: animated).format == .webp)
+        #expect(StorageFormat.auto.options(for: opaque, writtenBy: FakeImageCodec()).format == .jpeg)
+        #expect(StorageFormat.auto.options(for: alpha, writtenBy: FakeImageCodec()).format == .png)
+        #expect(StorageFormat.auto.options(for: animated, writtenBy: FakeImageCodec()).format == .webp, "the one of the three that keeps frames")
+        #expect(StorageFormat.avif(quality: 0.6).options(for: opaque, writtenBy: FakeImageCodec()) == EncodingOptions(format: .avif, quality: 0.6))
+        #expect(StorageFormat.avif(quality: 0.6).options(for: animated, writtenBy: FakeImageCodec()).format == .webp)
         #expect(animated.cost == 2 * opaque.cost)
     }
 }

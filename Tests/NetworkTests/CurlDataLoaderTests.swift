@@ -450,14 +450,14 @@ struct HTTPHeaderParserTests {
     }
 
     @Test func httpDatesAreReadExactlyAndAnythingElseIsNil() {
-        #expect(HTTPHeaderParser.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
-        #expect(HTTPHeaderParser.httpDate("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
-        #expect(HTTPHeaderParser.httpDate("Tue, 29 Feb 2028 23:59:59 UTC") == Date(timeIntervalSince1970: 1_835_481_599))
-        #expect(HTTPHeaderParser.httpDate("Wed, 31 Dec 1969 23:59:59 GMT") == Date(timeIntervalSince1970: -1))
+        #expect(HTTPDate.date(from: "Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPDate.date(from: "Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.date(from: "Tue, 29 Feb 2028 23:59:59 UTC") == Date(timeIntervalSince1970: 1_835_481_599))
+        #expect(HTTPDate.date(from: "Wed, 31 Dec 1969 23:59:59 GMT") == Date(timeIntervalSince1970: -1))
         for bad in ["Sun, 06 Nov 1994 08:49:37 PST", "Sun, 31 Nov 1994 08:49:37 GMT", "Thu, 29 Feb 2029 00:00:00 GMT",
                     "Sun, 06 Nov 1994 24:00:00 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
                     "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:3x GMT", "", ".\t\t\t"] {
-            #expect(HTTPHeaderParser.httpDate(bad) == nil, "\(bad)")
+            #expect(HTTPDate.date(from: bad) == nil, "\(bad)")
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
 @Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
 struct ImageServiceTests {
     @Test func anAppMountsTheRoutesUnderAPrefixBesideItsOwn() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         defer { harness.stop() }
         let paths = try harness.paths([.init(url: harness.source("photo.jpg"), width: 120, height: 90, extension_: "png"),
                                        .init(url: harness.source("photo.jpg"), key: nil, salt: nil, width: 64, height: 64),
@@ -21,7 +21,7 @@ struct ImageServiceTests {
         let router = Router()
         router.get("/hello") { _, _ in "the app's own route\n" }
         router.addImageRoutes(harness.service, at: "/images")
-        try await ServingHarness.serving(router) { base in
+        try await ServerUnderTest.serving(router) { base in
             let image = try await CurlGet.fetch(base + "/images" + paths[0])
             #expect(image.status == 200 && image.header("content-type") == "image/png")
             let info = try ImageCodec().info(.data(image.body))
@@ -38,13 +38,13 @@ struct ImageServiceTests {
     }
 
     @Test func validatorsVaryAndNotModified() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         defer { harness.stop() }
         let paths = try harness.paths([.init(url: harness.source("photo.jpg"), width: 96, height: 96),
                                        .init(url: harness.source("photo.jpg"), width: 96, height: 96, extension_: "webp")])
         let router = Router()
         router.addImageRoutes(harness.service)
-        try await ServingHarness.serving(router) { base in
+        try await ServerUnderTest.serving(router) { base in
             let negotiated = try await CurlGet.fetch(base + paths[0], headers: ["Accept: image/webp,*/*"])
             #expect(negotiated.header("content-type") == "image/webp" && negotiated.header("vary") == "accept")
             #expect(negotiated.header("cache-control") == "public, max-age=31536000")
@@ -64,7 +64,7 @@ struct ImageServiceTests {
     @Test func aRepeatedURLIsAnsweredAsKeptEvenAfterARestart() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-answers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try ServingHarness(cacheDirectory: folder)
+        let first = try ServerUnderTest(cacheDirectory: folder)
         let paths = try first.paths([.init(url: first.source("photo.jpg"), width: 200, height: 150),
                                      .init(url: first.source("photo.jpg"), width: 120, height: 90)])
         let made = try await Self.fetching(first, paths[0], [nil, nil])
@@ -76,7 +76,7 @@ struct ImageServiceTests {
         #expect(made[1].etag == tag)
 
         // A new service over the same folder, as after a restart: 304 from the kept answer.
-        let second = try ServingHarness(origin: first.origin, cacheDirectory: folder)
+        let second = try ServerUnderTest(origin: first.origin, cacheDirectory: folder)
         defer { second.stop() }
         let again = try await Self.fetching(second, paths[0], [tag, "\"other\""])
         #expect(again[0].status == 304 && again[0].etag == tag && again[0].body.isEmpty)
@@ -88,17 +88,17 @@ struct ImageServiceTests {
     }
 
     /// `path` fetched from `harness`'s service once for each `If-None-Match` value (or none).
-    private static func fetching(_ harness: ServingHarness, _ path: String, _ conditions: [String?]) async throws -> [CurlGet] {
+    private static func fetching(_ harness: ServerUnderTest, _ path: String, _ conditions: [String?]) async throws -> [CurlGet] {
         try await harness.fetch(conditions.map { (path, $0.map { ["If-None-Match: \($0)"] } ?? []) })
     }
 
     @Test func theAdmissionBoundAnswers503WhileItIsFull() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         let paths = try harness.paths([.init(url: harness.origin.url("/delay/60000/files/photo.jpg").absoluteString, width: 32),
                                        .init(url: harness.source("alpha.png"), width: 16)])
         let router = Router()
         router.group().add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: 1)).addImageRoutes(harness.service)
-        try await ServingHarness.serving(router) { base in
+        try await ServerUnderTest.serving(router) { base in
             async let slow = CurlGet.fetch(base + paths[0])
             // Inside once its source is asked for: the origin counts it before answering.
             while harness.origin.peakConcurrentDelays == 0 { try await Task.sleep(for: .milliseconds(10)) }

@@ -31,7 +31,7 @@ struct ImgproxyGeometryTests {
     }
 
     @Test func sizesFollowImgproxysArithmetic() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         defer { harness.stop() }
         harness.origin.serve("coded.png", try Self.png(Self.coded), contentType: "image/png")
         harness.origin.serve("framed.png", try Self.png(Self.framed), contentType: "image/png")
@@ -70,7 +70,7 @@ struct ImgproxyGeometryTests {
 
     @Test func theWatermarkGoesWhereItIsAsked() async throws {
         let mark = try Image(width: 10, height: 10, pixelFormat: .rgb8, pixels: Array(repeating: [0, 0, 255], count: 100).flatMap { $0 })
-        let harness = try ServingHarness { $0.watermark = mark }
+        let harness = try ServerUnderTest { $0.watermark = mark }
         defer { harness.stop() }
         let red = try Image(width: 40, height: 40, pixelFormat: .rgb8, pixels: Array(repeating: [255, 0, 0], count: 1600).flatMap { $0 })
         harness.origin.serve("red.png", try Self.png(red), contentType: "image/png")

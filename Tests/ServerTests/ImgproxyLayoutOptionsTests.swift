@@ -24,7 +24,7 @@ struct ImgproxyLayoutOptionsTests {
     }
 
     @Test func answersAreTurnedPaddedAndFilled() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         defer { harness.stop() }
         let (photo, alpha) = (harness.source("photo.jpg"), harness.source("alpha.png"))
         let paths = try harness.paths([

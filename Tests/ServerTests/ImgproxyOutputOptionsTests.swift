@@ -21,7 +21,7 @@ struct ImgproxyOutputOptionsTests {
     }
 
     @Test func answersFollowTheOutputOptions() async throws {
-        let harness = try ServingHarness()
+        let harness = try ServerUnderTest()
         defer { harness.stop() }
         harness.origin.serve("p3.jpg", try Data(contentsOf: Corpus.file("icc/nuke_image-p3.jpg")), contentType: "image/jpeg")
         let (photo, p3) = (harness.source("photo.jpg"), harness.source("p3.jpg"))

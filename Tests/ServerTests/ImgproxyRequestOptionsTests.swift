@@ -37,7 +37,7 @@ struct ImgproxyRequestOptionsTests {
     }
 
     @Test func answersFollowTheRequestOptions() async throws {
-        let harness = try ServingHarness {
+        let harness = try ServerUnderTest {
             $0.presets = try! ImgproxyPresets(definitions: Self.presets)
             $0.developmentErrors = true  // the reason for the 404 is checked below
         }

@@ -12,7 +12,7 @@ struct ImgproxyServingOptionsTests {
 
     @Test func secretCorsAndFallback() async throws {
         let fallback = try Corpus.file("pngsuite/basn6a08.png").path
-        let harness = try ServingHarness { configuration in
+        let harness = try ServerUnderTest { configuration in
             configuration.secret = "s3cr3t"
             configuration.corsOrigin = "https://app.example"
             configuration.fallbackImage = fallback
@@ -29,8 +29,8 @@ struct ImgproxyServingOptionsTests {
     }
 
     @Test func formatsFollowTheServersPreferences() async throws {
-        let enforcing = try ServingHarness { $0.enforcedFormats = [.webp] }
-        let preferring = try ServingHarness { $0.preferredFormats = [.webp, .png] }
+        let enforcing = try ServerUnderTest { $0.enforcedFormats = [.webp] }
+        let preferring = try ServerUnderTest { $0.preferredFormats = [.webp, .png] }
         defer { enforcing.stop(); preferring.stop() }
         let jpg = try enforcing.paths([Spec(url: enforcing.source("photo.jpg"), width: 64, extension_: "jpg")])[0]
         let enforced = try await enforcing.fetch([(jpg, ["Accept: image/webp,*/*"]), (jpg, ["Accept: */*"])])
@@ -42,7 +42,7 @@ struct ImgproxyServingOptionsTests {
     }
 
     @Test func rawSkipPassthroughAndLastModified() async throws {
-        let harness = try ServingHarness { $0.passesCacheControl = true }
+        let harness = try ServerUnderTest { $0.passesCacheControl = true }
         defer { harness.stop() }
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
         let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"

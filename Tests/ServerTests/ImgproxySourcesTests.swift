@@ -21,7 +21,7 @@ struct ImgproxySourcesTests {
         try photo.write(to: folder.appendingPathComponent("outside.jpg"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link.jpg"),
                                                    withDestinationURL: folder.appendingPathComponent("outside.jpg"))
-        let harness = try ServingHarness { configuration in
+        let harness = try ServerUnderTest { configuration in
             configuration.localRoot = root
             configuration.developmentErrors = true  // the reasons are checked below
             configuration.sources = SourcePolicy(allowedPrefixes: ["local://"])
@@ -35,7 +35,7 @@ struct ImgproxySourcesTests {
         #expect(got[1].text.contains("outside the local root") && got[2].text.contains("outside the local root"))
         let file = root.appendingPathComponent("photos/a b.jpg")
         let modified = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
-        let lastModified = HTTPHeaderParser.httpDate(from: modified)
+        let lastModified = HTTPDate.string(from: modified)
         #expect(got[0].header("last-modified") == lastModified.lowercased())
         let unchanged = try await harness.fetch([(paths[0], ["If-Modified-Since: \(lastModified)"])])
         #expect(unchanged[0].status == 304)
@@ -51,15 +51,13 @@ struct ImgproxySourcesTests {
         let s3 = try MotoS3(bucket: "photos", objects: ["2026/jolla.jpg": photo])
         defer { s3.stop() }
         let endpoint = try #require(URL(string: s3.endpoint))
-        func harness(secret: String) throws -> ServingHarness {
-            try ServingHarness(configure: { configuration in
+        func harness(secret: String) throws -> ServerUnderTest {
+            try ServerUnderTest { configuration in
                 configuration.developmentErrors = true  // the store's answers are checked below
-                configuration.servesS3 = true
-                configuration.sources = SourcePolicy(allowedPrefixes: ["s3://photos/"])
-            }, osprey: { osprey in
-                osprey.s3Store = try! S3DataLoader.Store(endpoint: endpoint, signing: AWSSigning(
+                configuration.s3Store = try! S3DataLoader.Store(endpoint: endpoint, signing: AWSSigning(
                     region: "us-east-1", accessKeyID: s3.accessKeyID, secretAccessKey: secret))
-            })
+                configuration.sources = SourcePolicy(allowedPrefixes: ["s3://photos/"])
+            }
         }
         let paths = try ServerProcessTests.paths(["s3://photos/2026/jolla.jpg", "s3://photos/2026/missing.jpg", "s3://other/jolla.jpg"]
             .map { Spec(url: $0, width: 64, extension_: "jpg") })

@@ -1,6 +1,7 @@
 import Foundation
 import OspreyCodec
 import OspreyDomain
+import OspreyPrograms
 
 /// Converts many inputs, `jobs` at once, each on a thread of its own: memory holds at most
 /// `jobs` inputs with their outputs. An input that fails is reported and the others go on.
@@ -29,8 +30,8 @@ struct BatchConverter {
         let started = ContinuousClock.now
         let plans = plan()
         let progress = BatchProgress(total: plans.count)
-        let tally = Locked(Tally())
-        let next = Locked(0)
+        let tally = LockedValue(Tally())
+        let next = LockedValue(0)
         let codec = ImageCodec()
         let group = DispatchGroup()
         for _ in 0..<max(1, min(jobs, plans.count)) {
@@ -76,7 +77,7 @@ struct BatchConverter {
         }
     }
 
-    private func run(_ plan: Plan, codec: ImageCodec, tally: Locked<Tally>) {
+    private func run(_ plan: Plan, codec: ImageCodec, tally: LockedValue<Tally>) {
         switch plan {
         case .skip:
             tally.withLock { $0.skipped += 1 }
@@ -92,7 +93,7 @@ struct BatchConverter {
         }
     }
 
-    private func report(_ failure: ConvertJob.Failure, for input: String, tally: Locked<Tally>) {
+    private func report(_ failure: ConvertJob.Failure, for input: String, tally: LockedValue<Tally>) {
         tally.withLock { $0.failed += 1 }
         if json, let line = try? CacheJSON.encode(BatchReport.Failure(input: input, error: failure.message, status: failure.status)) {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyPrograms
 
 /// A batch's progress on a terminal's stderr: a bar redrawn at most ten times a second, with
 /// images per second and the time left. Nothing when stderr is not a terminal.
@@ -12,7 +13,7 @@ final class BatchProgress: Sendable {
     private let total: Int
     private let started = ContinuousClock.now
     private let terminal = isatty(STDERR_FILENO) == 1
-    private let state = Locked(State())
+    private let state = LockedValue(State())
 
     init(total: Int) { self.total = total }
 

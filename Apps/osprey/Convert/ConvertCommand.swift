@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import Osprey
 import OspreyCodec
-import OspreyAllocation
 import OspreyDomain
 
 /// `osprey convert`: decode (at target sizes), encode; one image to one file, or many images
@@ -101,7 +101,7 @@ struct ConvertCommand: ParsableCommand {
         guard !inputs.isEmpty || from != nil else { throw ValidationError("give an input image, a folder or --from LIST") }
         if isSingle {
             guard Self.format(ofPath: output) != nil else {
-                throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .jpeg, .png, .webp, .avif or .jxl")
+                throw ValidationError("cannot tell the output format from '\(output)': use \(Self.writableExtensions(dotted: true))")
             }
             return
         }
@@ -110,7 +110,7 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("'\(output)' names a file: for several images or sizes, -o names a folder")
         }
         if let format, Self.format(ofPath: "x." + format) == nil {
-            throw ValidationError("cannot write '\(format)': use jpg, png, webp, avif or jxl")
+            throw ValidationError("cannot write '\(format)': use \(Self.writableExtensions(dotted: false))")
         }
         if let name, !OutputNaming.placeholders.contains(where: name.contains) || name.contains("/") {
             throw ValidationError("--name needs {name} and no '/': for example {name}_{width}.{ext}")
@@ -189,14 +189,14 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// The extensions of the formats the codec writes, for messages: `.jpg, .jpeg, .png … or .jxl`.
+    static func writableExtensions(dotted: Bool) -> String {
+        let names = ImageCodec().encoders.keys.sorted { $0.rawValue < $1.rawValue }.flatMap(\.fileExtensions).map { (dotted ? "." : "") + $0 }
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// The format a path's extension names, when the codec writes it.
     static func format(ofPath path: String) -> ImageFormat? {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "jpg", "jpeg": .jpeg
-        case "png": .png
-        case "webp": .webp
-        case "avif": .avif
-        case "jxl": .jxl
-        default: nil
-        }
+        ImageFormat(fileExtension: URL(fileURLWithPath: path).pathExtension).flatMap { ImageCodec().encoders[$0] == nil ? nil : $0 }
     }
 }

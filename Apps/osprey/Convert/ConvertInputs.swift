@@ -1,4 +1,6 @@
 import Foundation
+import OspreyCodec
+import OspreyDomain
 
 /// The images a batch converts: named files, the images in named folders (in their
 /// subfolders too with `--recursive`), and the paths listed in a file or on standard input.
@@ -10,7 +12,7 @@ struct ConvertInputs {
     }
 
     /// The extensions a folder's files must have to be taken (named files are always taken).
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "avif", "heic", "heif", "jxl"]
+    static let imageExtensions = ImageFormat.knownFileExtensions
 
     /// The items in the order given, folders' files sorted by path, each path once.
     /// - Throws: ``Failure`` when a folder or the list cannot be read.

@@ -23,7 +23,7 @@ struct ConvertJob {
            let jpeg = try? Data(contentsOf: URL(fileURLWithPath: input), options: .mappedIfSafe), FormatDetector.detect(jpeg) == .jpeg {
             return [try recompressJPEG(jpeg, codec, files: files)]
         }
-        let frames = settings.frames(for: format)
+        let frames = settings.frames(for: format, codec: codec)
         var images: [(Image, String)] = []
         do throws(ImageDecodingError) {
             if outputs.count == 1 {

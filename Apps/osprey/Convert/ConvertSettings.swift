@@ -1,3 +1,4 @@
+import OspreyCodec
 import OspreyDomain
 
 /// How every image of a conversion is decoded and encoded.
@@ -8,8 +9,10 @@ struct ConvertSettings: Sendable {
     var keepProfile: Bool
     var lossless: Bool = false
 
-    /// All frames when the output keeps an animation (WebP, JPEG XL), else the first.
-    func frames(for format: ImageFormat) -> FrameSelection { [.webp, .jxl].contains(format) && !firstFrame ? .all : .first }
+    /// All frames when the output's encoder keeps an animation (WebP, JPEG XL), else the first.
+    func frames(for format: ImageFormat, codec: ImageCodec) -> FrameSelection {
+        codec.encoders[format]?.capabilities(for: format)?.animation == true && !firstFrame ? .all : .first
+    }
 
     var colorHandling: ColorHandling { keepProfile ? .preserve : .convertToSRGB }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyPrograms
 import OspreyDomain
 
 /// Writes outputs under a temporary name beside their place and renames them into it, so a
@@ -15,7 +16,7 @@ final class OutputFiles: Sendable {
         var counter = 0
     }
 
-    private let state = Locked(State())
+    private let state = LockedValue(State())
 
     /// Writes `data` to `path`, creating its folder, replacing a file already there.
     func write(_ data: Data, to path: String) throws(WriteError) {

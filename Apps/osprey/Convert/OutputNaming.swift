@@ -1,4 +1,5 @@
 import Foundation
+import OspreyCodec
 import OspreyDomain
 
 /// Where a batch writes each output: the output folder, the input's subfolder, and a name
@@ -23,7 +24,7 @@ struct OutputNaming {
     func path(for item: ConvertInputs.Item, size: PixelSize?) -> String {
         let input = URL(fileURLWithPath: item.path)
         let format = format(for: item.path)
-        let ext = format == .jpeg ? "jpg" : format.rawValue
+        let ext = format.fileExtension
         let width = size.map { "\($0.width)" } ?? "orig"
         let height = size.map { "\($0.height)" } ?? "orig"
         let name = pattern

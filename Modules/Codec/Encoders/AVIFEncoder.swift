@@ -10,6 +10,8 @@ import OspreyPixels
 /// (`(1 - quality) × 63`), so 0.8 is quantizer 13. The speed is aom's 8 of 0...10: a 640 px
 /// thumbnail encodes in about a tenth of a second on one core (`Docs/BENCHMARKS.md`).
 public struct AVIFEncoder: ImageEncoding {
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .avif, animation: false, alpha: true, lossless: true, quality: true)] }
+
     /// aom's speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
 

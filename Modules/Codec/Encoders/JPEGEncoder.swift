@@ -5,6 +5,8 @@ import OspreyPixels
 
 /// Encodes JPEG with libjpeg-turbo. Alpha is composited onto white (JPEG has none).
 public struct JPEGEncoder: ImageEncoding {
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jpeg, animation: false, alpha: false, lossless: false, quality: true)] }
+
     /// Creates an encoder.
     public init() {}
 

@@ -12,6 +12,8 @@ import OspreyPixels
 /// lossless). The effort is 3 of 1...9 by default: a thumbnail encodes in a few
 /// milliseconds, with files a little larger than at `cjxl`'s default of 7.
 public struct JXLEncoder: ImageEncoding {
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true)] }
+
     /// libjxl's effort, 1 (fastest) to 9 (smallest).
     public var effort: Int
 

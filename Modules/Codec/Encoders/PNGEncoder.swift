@@ -5,6 +5,8 @@ import OspreyPixels
 
 /// Encodes PNG with libpng, keeping alpha (straight, not premultiplied).
 public struct PNGEncoder: ImageEncoding {
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false)] }
+
     /// zlib compression level 0...9.
     public var compressionLevel: Int
 

@@ -7,6 +7,8 @@ import OspreyPixels
 /// `Image` is written as an animated WebP (every frame, its duration and the loop count),
 /// and a carried `ColorProfile` goes into an `ICCP` chunk.
 public struct WebPEncoder: ImageEncoding {
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .webp, animation: true, alpha: true, lossless: true, quality: true)] }
+
     /// Creates an encoder.
     public init() {}
 

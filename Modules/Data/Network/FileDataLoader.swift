@@ -37,7 +37,7 @@ public struct FileDataLoader: DataLoading {
         progress(TransferProgress(completed: Int64(data.count), expected: Int64(data.count)))
         var headers = ["content-length": "\(data.count)"]
         if let modified = attributes?[.modificationDate] as? Date {
-            headers["last-modified"] = HTTPHeaderParser.httpDate(from: modified)
+            headers["last-modified"] = HTTPDate.string(from: modified)
         }
         return DataResponse(data: data, metadata: ResponseMetadata(url: url, statusCode: 200, headers: headers,
                                                                    freshness: HTTPFreshness(noStore: true)))

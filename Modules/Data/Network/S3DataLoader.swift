@@ -4,7 +4,7 @@ import OspreyDomain
 /// Fetches `s3://bucket/key` sources from an S3-compatible store (AWS, MinIO, Ceph…),
 /// path-style, with requests signed by Signature Version 4, as imgproxy's `s3://` sources.
 ///
-/// Each request is built from the bucket and the key (``S3Location``), never from the URL's
+/// Each request is built from the bucket and the key (`S3Location`), never from the URL's
 /// text, and signed because it is built here: a URL of any other scheme, the store's own
 /// address included, is just another URL to the loader that fetches it. A signed request
 /// follows no redirect, and the store's address is not checked against the network loader's
@@ -61,7 +61,7 @@ public struct S3DataLoader: DataLoading {
     }
 
     /// - Throws: `DataLoadingError.refused(_:url:)` for an `s3://` URL that is not a bucket
-    ///   and a key (``S3Location``), else what the transfer throws (a missing object is
+    ///   and a key (`S3Location`), else what the transfer throws (a missing object is
     ///   `httpStatus(404, …)`).
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let location: S3Location

@@ -12,6 +12,9 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
         /// Holds original bytes, usually on disk; `nil` disables the disk tier.
         public var dataCache: (any DataCaching)?
+        /// Holds encoded images in memory by byte cost, in front of ``dataCache``, for the
+        /// encoded stage (``ImagePipeline/encodedImage(for:as:)``); `nil`: none.
+        public var memoryDataCache: (any DataCaching)?
         /// Encodes processed images when ``diskStorage`` writes them; without one they are not written.
         public var encoder: (any ImageEncoding)?
         /// What goes to the disk cache (default: the original bytes); a request may override it.
@@ -45,6 +48,7 @@ extension ImagePipeline {
             decoder: any ImageDecoding,
             imageCache: (any ImageCaching)? = nil,
             dataCache: (any DataCaching)? = nil,
+            memoryDataCache: (any DataCaching)? = nil,
             encoder: (any ImageEncoding)? = nil,
             diskStorage: DiskStoragePolicy = .originalData,
             urlNormalization: URLNormalization = URLNormalization(),
@@ -57,6 +61,7 @@ extension ImagePipeline {
             self.decoder = decoder
             self.imageCache = imageCache
             self.dataCache = dataCache
+            self.memoryDataCache = memoryDataCache
             self.encoder = encoder
             self.diskStorage = diskStorage
             self.urlNormalization = urlNormalization

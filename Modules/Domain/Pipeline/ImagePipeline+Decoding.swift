@@ -26,7 +26,7 @@ extension ImagePipeline {
             let decoded = try self.decode(input, options: options, keepingReductionAt: reduction, from: metadata)
             let image = try self.process(decoded, with: processors)
             guard let variantFormat, let encoder else { return (image, nil) }
-            let encoding = variantFormat.options(for: image)
+            let encoding = variantFormat.options(for: image, writtenBy: encoder)
             do throws(ImageEncodingError) {
                 return (image, (try encoder.encode(image, options: encoding), encoding.format))
             } catch {

@@ -7,6 +7,8 @@ extension ImagePipeline {
         case decodingFailed(ImageDecodingError)
         /// A processor failed.
         case processingFailed(processor: String, ImageProcessingError)
+        /// The encoded stage could not write the image.
+        case encodingFailed(ImageEncodingError)
         /// The request allowed the caches only, and they did not hold the image.
         case notCached(CacheKey)
         /// The processors would make an image of `size` (each of `frames` frames) with more
@@ -18,6 +20,7 @@ extension ImagePipeline {
             case .dataLoadingFailed(let error): error.description
             case .decodingFailed(let error): error.description
             case let .processingFailed(processor, error): "processor \(processor) failed: \(error)"
+            case .encodingFailed(let error): error.description
             case .notCached(let key): "not cached, and the request allows the caches only: \(key)"
             case let .resultTooLarge(size, frames, limit):
                 "the result would be \(size)" + (frames > 1 ? " in \(frames) frames" : "") + ", over the limit of \(limit) pixels"

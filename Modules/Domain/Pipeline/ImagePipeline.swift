@@ -24,6 +24,7 @@ public final class ImagePipeline: ImageProviding {
 
     let imageLoads = TaskCoalescer<ImageLoadKey, LoadedImage>()
     let dataLoads = TaskCoalescer<DataLoadKey, Download>()
+    let encodes = TaskCoalescer<CacheKey, EncodedImage>()
     let decodeLimiter: AsyncLimiter
     let loadLimiter: AsyncLimiter
     let originLimiter: KeyedLimiter?
@@ -92,8 +93,13 @@ public final class ImagePipeline: ImageProviding {
         await imageLoads.waiterCount(for: plan(for: request).coalescingKey)
     }
 
-    /// How many shared image loads and shared downloads this pipeline has started.
-    package func startedLoads() async -> (images: Int, downloads: Int) {
-        (await imageLoads.startedCount, await dataLoads.startedCount)
+    /// How many callers wait on the encode `request` in `encoding` would join (for tests).
+    package func waitingCallers(for request: ImageRequest, as encoding: OutputEncoding) async -> Int {
+        await encodes.waiterCount(for: encodedKey(plan(for: request).keys.image, encoding))
+    }
+
+    /// How many shared image loads, shared downloads and shared encodes this pipeline has started.
+    package func startedLoads() async -> (images: Int, downloads: Int, encodes: Int) {
+        (await imageLoads.startedCount, await dataLoads.startedCount, await encodes.startedCount)
     }
 }

@@ -23,8 +23,5 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// JPEG XL (stills and animations; bare codestreams and the container).
     public static let jxl = ImageFormat(rawValue: "jxl")
 
-    /// The MIME type, such as `image/jpeg`.
-    public var mimeType: String { "image/" + rawValue }
-
     public var description: String { rawValue }
 }

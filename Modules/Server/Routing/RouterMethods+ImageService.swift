@@ -1,9 +1,10 @@
 import Hummingbird
 
 extension RouterMethods {
-    /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`.
-    /// An empty prefix serves them at the root, as imgproxy does; give a router group of
-    /// its own to add ``AdmissionMiddleware`` and ``ImageMetricsMiddleware`` to these routes alone.
+    /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`,
+    /// every answer (errors too) with its request id and headers (`ImageAnswerMiddleware`).
+    /// An empty prefix serves them at the root, as imgproxy does; give a router group of its
+    /// own to add ``AdmissionMiddleware`` and ``ImageMetricsMiddleware`` to these routes alone.
     ///
     /// ```swift
     /// router.group()
@@ -14,11 +15,14 @@ extension RouterMethods {
     @discardableResult
     public func addImageRoutes(_ service: ImageService, at prefix: String = "") -> Self {
         let mount = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
-        get(RouterPath(mount + "/**")) { request, _ in
-            // The path as received, percent-encoding kept: the signature covers it so.
-            let path = request.uri.path
-            return await service.respond(to: request, path: path.hasPrefix(mount) ? String(path.dropFirst(mount.count)) : path)
-        }
+        group()
+            .add(middleware: ImageAnswerMiddleware<Context>(corsOrigin: service.configuration.corsOrigin,
+                                                            developmentErrors: service.configuration.developmentErrors))
+            .get(RouterPath(mount + "/**")) { request, _ in
+                // The path as received, percent-encoding kept: the signature covers it so.
+                let path = request.uri.path
+                return try await service.respond(to: request, path: path.hasPrefix(mount) ? String(path.dropFirst(mount.count)) : path)
+            }
         return self
     }
 }

@@ -16,6 +16,17 @@ public struct FakeImageCodec: ImageDecoding, ImageEncoding {
     /// Creates the codec.
     public init() {}
 
+    /// Declares what the real encoders carry, so that choices made from capabilities
+    /// (storage formats, negotiation) come out as with the real codec.
+    public var capabilities: [EncoderCapabilities] {
+        [EncoderCapabilities(format: .jpeg, animation: false, alpha: false, lossless: false, quality: true),
+         EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false),
+         EncoderCapabilities(format: .webp, animation: true, alpha: true, lossless: true, quality: true),
+         EncoderCapabilities(format: .avif, animation: false, alpha: true, lossless: true, quality: true),
+         EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true),
+         EncoderCapabilities(format: Self.format, animation: true, alpha: true, lossless: true, quality: false)]
+    }
+
     /// Encodes a solid image of `size` whose pixels all have `value`, for tests.
     public static func encodedSolid(_ size: PixelSize, value: UInt8 = 0x80, format: PixelFormat = .rgba8) -> Data {
         let image = try! Image(width: size.width, height: size.height, pixelFormat: format,

@@ -2,7 +2,7 @@ import Foundation
 
 /// `osprey-server`, started on a free port with its own folders, asked through curl's command
 /// line tool, stopped with SIGTERM.
-public final class ServerProcess {
+public final class ServerProcess: @unchecked Sendable {
     public let port: Int
     public let folder: URL
     public let process = Process()
@@ -66,6 +66,16 @@ public final class ServerProcess {
     }
 
     public var base: String { "http://127.0.0.1:\(port)" }
+
+    /// `start` on a thread of its own (``onThread(_:)``).
+    public static func launch(arguments: [String] = [], environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await onThread { try start(arguments: arguments, environment: environment) }
+    }
+
+    /// `get` on a thread of its own (``onThread(_:)``).
+    public func fetch(_ path: String, headers: [String] = []) async throws -> (status: Int, headers: String, body: Data) {
+        try await onThread { try self.get(path, headers: headers) }
+    }
 
     /// Status, headers and body of a GET, through curl's command line tool.
     @discardableResult

@@ -1,0 +1,30 @@
+/// What an encoder can write in one format: the one declaration negotiation, storage
+/// formats, a server and the command line read to learn which formats keep an animation or
+/// transparency.
+public struct EncoderCapabilities: Hashable, Sendable {
+    /// The format written.
+    public var format: ImageFormat
+    /// Every frame of an animation is written (otherwise the first frame only).
+    public var animation: Bool
+    /// Transparency is kept (otherwise it is flattened).
+    public var alpha: Bool
+    /// A lossless mode is offered (``EncodingOptions/lossless``).
+    public var lossless: Bool
+    /// ``EncodingOptions/quality`` is honoured (a lossy format).
+    public var quality: Bool
+
+    /// Declares what an encoder writes in `format`.
+    public init(format: ImageFormat, animation: Bool, alpha: Bool, lossless: Bool, quality: Bool) {
+        self.format = format
+        self.animation = animation
+        self.alpha = alpha
+        self.lossless = lossless
+        self.quality = quality
+    }
+
+    /// Whether this format keeps what `image` holds: its transparency, and every frame when
+    /// it is animated.
+    public func carries(_ image: Image) -> Bool {
+        (alpha || !image.pixelFormat.hasAlpha) && (animation || image.animation == nil)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Osprey
+
+extension ImageService.Configuration {
+    /// The pipeline's configuration: ``osprey`` with what the service's settings decide.
+    var pipelineConfiguration: OspreyConfiguration {
+        var osprey = self.osprey
+        let sources = self.sources
+        // Where the sockets connect, and before each redirect is followed, as imgproxy checks.
+        osprey.network.addressPolicy = sources.addressPolicy
+        osprey.network.sourceFilter = { sources.refusal(for: $0) }
+        osprey.network.maxRedirects = maxRedirects
+        // A download, and the waits its retries make, end within the download's deadline.
+        let download = Double(downloadTimeout.components.seconds) + Double(downloadTimeout.components.attoseconds) / 1e18
+        osprey.network.transferTimeout = min(osprey.network.transferTimeout, download)
+        osprey.network.connectTimeout = min(osprey.network.connectTimeout, download)
+        osprey.network.maxRetryAfter = min(osprey.network.maxRetryAfter, download / 2)
+        osprey.network.maxResponseSize = maxSourceBytes
+        osprey.decodingLimits.maxInputBytes = maxSourceBytes
+        osprey.decodingLimits.maxPixels = maxSourcePixels
+        osprey.decodingLimits.maxFrames = maxAnimationFrames
+        osprey.maxResultPixels = maxResultPixels ?? maxSourcePixels
+        osprey.s3Store = s3Store
+        osprey.encodedMemoryLimit = answerMemoryLimit
+        // One origin may hold all load slots but two: a slow one cannot queue the others, or
+        // the cached images that still need a slot to decode, behind it.
+        osprey.maxConcurrentLoadsPerOrigin = max(1, osprey.network.maxConcurrentTransfers + osprey.maxConcurrentDecodes - 2)
+        return osprey
+    }
+
+    /// Settings that contradict each other or cannot be honoured, found before anything is built.
+    func validate() throws(ServerConfigurationError) {
+        if allowsUnsigned && !signingKeys.pairs.isEmpty { throw .unsignedWithKeys }
+        if !allowsUnsigned && signingKeys.pairs.isEmpty { throw .neitherKeysNorUnsigned }
+        if let timeout, timeout <= .zero { throw .outOfRange("the request timeout must be positive") }
+        if downloadTimeout <= .zero { throw .outOfRange("the download timeout must be positive") }
+        if maxSourceBytes <= 0 || maxSourcePixels <= 0 || maxAnimationFrames <= 0 || (maxResultPixels ?? 1) <= 0 {
+            throw .outOfRange("the source and result limits must be positive")
+        }
+        if osprey.maxConcurrentDecodes <= 0 { throw .outOfRange("the number of workers must be positive") }
+        if !(1...100).contains(defaultQuality) { throw .outOfRange("the quality must be 1…100") }
+        if let localRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: localRoot.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw .unusable("the local root \(localRoot.path) is not a folder")
+            }
+        }
+        if let fallbackImage, !FileManager.default.isReadableFile(atPath: fallbackImage) {
+            throw .unusable("the fallback image \(fallbackImage) is not a readable file")
+        }
+    }
+
+    /// The formats answers may be written in, each of which needs an encoder.
+    var answerFormats: Set<ImageFormat> {
+        Set([.jpeg, .png, .webp] + enforcedFormats + preferredFormats + (offersAVIF ? [.avif] : []) + (offersJXL ? [.jxl] : []))
+    }
+}
+
+/// Why a service or server cannot be built from its configuration.
+public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Unsigned URLs allowed beside signing keys: a configured key means every URL is signed.
+    case unsignedWithKeys
+    /// No signing keys, and unsigned URLs not allowed: no URL could be served.
+    case neitherKeysNorUnsigned
+    /// A value outside its range.
+    case outOfRange(String)
+    /// A file, folder or cache that cannot be used.
+    case unusable(String)
+    /// A format answers may be in that no encoder writes.
+    case missingEncoder(ImageFormat)
+
+    public var description: String {
+        switch self {
+        case .unsignedWithKeys: "unsigned URLs allowed with signing keys: a configured key means every URL must be signed"
+        case .neitherKeysNorUnsigned: "no signing keys and unsigned URLs not allowed: no URL could be served"
+        case .outOfRange(let text), .unusable(let text): text
+        case .missingEncoder(let format): "no encoder writes \(format), which answers may be in"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import OspreyDomain
+
+/// Where a URL's image is read from, and for a local file, when it was last changed.
+struct ResolvedSource {
+    let source: ImageSource
+    /// A local file's modification time, as `Last-Modified` writes it.
+    let lastModified: String?
+}
+
+extension ImageService {
+    /// `url` as the pipeline reads it: `local:///path` a file under the local root,
+    /// `s3://bucket/key` the object the pipeline's S3 loader fetches, http and https as they
+    /// are — each checked against the policy first.
+    /// - Throws: ``ServerError``: `refused` (counted by reason), or `notFound` for a local
+    ///   file that is not there.
+    func resolve(_ url: URL) throws(ServerError) -> ResolvedSource {
+        switch url.scheme?.lowercased() {
+        case "local":
+            guard let root = configuration.localRoot else { throw refused(url, .scheme) }
+            if let refusal = configuration.sources.refusal(forStoreSource: url) { throw refused(url, refusal) }
+            return try file(url.path, under: root, source: url)
+        case "s3":
+            guard configuration.s3Store != nil else { throw refused(url, .scheme) }
+            // Checked and fetched as the object it names: the S3 loader builds its request from
+            // the same bucket and key.
+            let location: S3Location
+            do {
+                location = try S3Location(url)
+            } catch {
+                throw refused(url, error)
+            }
+            if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw refused(url, refusal) }
+            return ResolvedSource(source: .url(location.url), lastModified: nil)
+        default:
+            if let refusal = configuration.sources.refusal(for: url) { throw refused(url, refusal) }
+            return ResolvedSource(source: .url(url), lastModified: nil)
+        }
+    }
+
+    /// The regular file at `path` under `root`, once every link is followed.
+    private func file(_ path: String, under root: URL, source: URL) throws(ServerError) -> ResolvedSource {
+        let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
+        let file = root.appendingPathComponent(path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard file.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else { throw refused(source, .outsideRoot) }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let modified = attributes[.modificationDate] as? Date else { throw ServerError(.notFound, "no file for \(source.absoluteString)") }
+        return ResolvedSource(source: .file(path: file), lastModified: HTTPDate.string(from: modified))
+    }
+}

@@ -1,0 +1,23 @@
+/// Why an imgproxy-style URL is refused (answered as a ``ServerError``, whose class gives the status).
+public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path is not `/{signature}/{options…}/{source}`.
+    case malformed(String)
+    /// An option Osprey does not support, or one with arguments it cannot use.
+    case unsupported(String)
+    /// The signature does not match any configured key and salt.
+    case badSignature
+    /// `insecure` or `_` in place of a signature, and the server requires signed URLs.
+    case unsigned
+    /// The URL's `expires` time has passed (`404`, as imgproxy answers).
+    case expired
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason): "malformed URL: \(reason)"
+        case .unsupported(let reason): "unsupported: \(reason)"
+        case .badSignature: "the signature does not match"
+        case .unsigned: "unsigned URLs are not allowed"
+        case .expired: "the URL has expired"
+        }
+    }
+}

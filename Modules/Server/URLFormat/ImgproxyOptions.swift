@@ -1,0 +1,266 @@
+import Foundation
+import OspreyDomain
+import OspreyCodec
+import OspreyProcessing
+
+/// The processing options of an imgproxy URL that Osprey carries out.
+package struct ImgproxyOptions: Hashable, Sendable {
+    package enum ResizingType: String, Sendable {
+        case fit, fill, auto, force
+        case fillDown = "fill-down"
+    }
+
+    package var resizingType: ResizingType = .fit
+    /// 0: follows from the other side (or the source's when both are 0).
+    package var width = 0
+    package var height = 0
+    /// Quality 1…100; `nil` for the server's default.
+    package var quality: Int?
+    /// The format asked for by `f:` or the URL's extension; `nil` to negotiate by `Accept`.
+    package var format: ImageFormat?
+    /// Which part a fill keeps.
+    package var gravity = ImgproxyGravity()
+    /// Gaussian blur sigma; `nil` for none.
+    package var blur: Double?
+    /// The device pixel ratio: the sizes are multiplied by it (Osprey still never enlarges).
+    package var dpr = 1.0
+    /// Part of the answer's cache key and ETag, nothing else.
+    package var cacheBuster: String?
+    /// After this the URL is answered `404`.
+    package var expires: Date?
+    /// The name in `Content-Disposition`, without extension; `nil` for the source's.
+    package var filename: String?
+    /// `Content-Disposition: attachment` rather than `inline`.
+    package var returnsAttachment = false
+    /// Clockwise, 0, 90, 180 or 270 degrees.
+    package var rotation = 0
+    /// Top, right, bottom and left, in pixels before `dpr`; `nil` for none.
+    package var padding: [Int]?
+    /// What transparent parts and the padding are filled with; `nil` keeps transparency.
+    package var background: RGBAColor?
+    /// Unsharp mask sigma; `nil` for none.
+    package var sharpen: Double?
+    /// The side of pixelation's squares, in pixels; `nil` for none.
+    package var pixelate: Int?
+    /// The quality per format when `quality` is not given.
+    package var formatQuality: [ImageFormat: Int] = [:]
+    /// Lower the quality until the answer is this many bytes or fewer; `nil` for no bound.
+    package var maxBytes: Int?
+    /// Keep the source's colour profile (`scp:0`) instead of converting to sRGB.
+    package var keepsColorProfile = false
+
+    /// The least width and height of the result, enlarging past `enlarge` if need be.
+    package var minWidth = 0
+    package var minHeight = 0
+    /// Multiplies the result's sides, as `dpr` does but across and down apart.
+    package var zoom = Zoom()
+    /// Scale an image up to the size asked for.
+    package var enlarge = false
+    /// Extend a smaller result to the size asked for, placed by this gravity.
+    package var extend: ImgproxyGravity?
+    /// Extend the result to the aspect ratio asked for, placed by this gravity.
+    package var extendAspectRatio: ImgproxyGravity?
+    /// The part of the source processed, before it is scaled.
+    package var crop: Crop?
+    /// The border cut away first.
+    package var trim: ImageProcessors.Trim?
+    /// The server's watermark, laid over the result.
+    package var watermark: Watermark?
+    /// Source formats answered as they are, unprocessed.
+    package var skipProcessing: Set<ImageFormat> = []
+    /// Answer the source's bytes as they are.
+    package var raw = false
+    /// `da`: the first frame of an animation even where the answer's format could animate.
+    package var disablesAnimation = false
+
+    package struct Zoom: Hashable, Sendable {
+        package var x = 1.0
+        package var y = 1.0
+
+        package init(x: Double = 1, y: Double = 1) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// imgproxy's `crop`: sides of 1 or more are pixels, below 1 fractions, 0 the whole side.
+    package struct Crop: Hashable, Sendable {
+        package var width: Double
+        package var height: Double
+        package var gravity: ImgproxyGravity
+
+        package init(width: Double, height: Double, gravity: ImgproxyGravity) {
+            (self.width, self.height, self.gravity) = (width, height, gravity)
+        }
+    }
+
+    /// imgproxy's `watermark`: its opacity, where it goes (`nil` for tiled over the whole
+    /// image, imgproxy's `re`) and its width as a fraction of the result's (0 as it is).
+    package struct Watermark: Hashable, Sendable {
+        package var opacity: Double
+        package var position: ImgproxyGravity?
+        package var offsetX: Double
+        package var offsetY: Double
+        package var scale: Double
+
+        package init(opacity: Double, position: ImgproxyGravity?, offsetX: Double, offsetY: Double, scale: Double) {
+            (self.opacity, self.position, self.offsetX, self.offsetY, self.scale) = (opacity, position, offsetX, offsetY, scale)
+        }
+    }
+
+    package init() {}
+
+    /// Applies one `name:arg:arg…` segment; `pr` applies the named `presets`.
+    mutating func apply(_ segment: Substring, presets: ImgproxyPresets) throws(ImgproxyError) {
+        let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0], args = Array(parts.dropFirst())
+        switch name {
+        case "pr", "preset":
+            try presets.apply(args, to: &self)
+        case "dpr":
+            guard let value = Double(try Self.single(args, name)), value > 0, value <= 8 else { throw .malformed("dpr must be above 0, at most 8") }
+            dpr = value
+        case "cb", "cachebuster":
+            let value = try Self.single(args, name)
+            cacheBuster = value.isEmpty ? nil : value
+        case "exp", "expires":
+            guard let seconds = Int(try Self.single(args, name)) else { throw .malformed("expires takes a Unix time") }
+            expires = Date(timeIntervalSince1970: TimeInterval(seconds))
+        case "fn", "filename":
+            guard (1...2).contains(args.count) else { throw .malformed("filename takes a name and whether it is encoded") }
+            let encoded = args.count == 2 ? try Self.bool(args[1]) : false
+            let decoded = encoded ? ImgproxyPath.base64URLDecoded(args[0]) : args[0].removingPercentEncoding
+            guard let decoded else { throw .malformed("the filename cannot be decoded") }
+            filename = decoded.isEmpty ? nil : decoded
+        case "att", "return_attachment":
+            returnsAttachment = try Self.bool(try Self.single(args, name))
+        case "rot", "rotate":
+            guard let degrees = Int(try Self.single(args, name)), degrees % 90 == 0 else { throw .malformed("rotate takes a multiple of 90") }
+            rotation = (degrees % 360 + 360) % 360
+        case "pd", "padding":
+            padding = try Self.padding(args)
+        case "bg", "background":
+            background = try Self.background(args)
+        case "sh", "sharpen":
+            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("sharpen must be 0…100") }
+            sharpen = sigma > 0 ? sigma : nil
+        case "pix", "pixelate":
+            guard let side = Int(try Self.single(args, name)), (0...16384).contains(side) else { throw .malformed("pixelate must be 0…16384") }
+            pixelate = side > 1 ? side : nil
+        case "fq", "format_quality":
+            guard !args.isEmpty, args.count % 2 == 0 else { throw .malformed("format_quality takes format and quality pairs") }
+            for pair in stride(from: 0, to: args.count, by: 2) {
+                guard let q = Int(args[pair + 1]), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
+                formatQuality[try Self.format(args[pair])] = q == 0 ? nil : q
+            }
+        case "mb", "max_bytes":
+            guard let bytes = Int(try Self.single(args, name)), bytes >= 0 else { throw .malformed("max_bytes must be 0 or more") }
+            maxBytes = bytes > 0 ? bytes : nil
+        case "sm", "strip_metadata":
+            // Answers never carry EXIF or XMP: stripping is all Osprey does.
+            guard try Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping metadata (sm:0)") }
+        case "kcr", "keep_copyright":
+            guard try !Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping copyright metadata (kcr:1)") }
+        case "scp", "strip_color_profile":
+            keepsColorProfile = try !Self.bool(try Self.single(args, name))
+        case "rs", "resize":
+            if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
+            try applySize(Array(args.dropFirst()), option: name)
+        case "s", "size":
+            try applySize(args, option: name)
+        case "rt", "resizing_type":
+            resizingType = try Self.resizingType(try Self.single(args, name))
+        case "w", "width":
+            width = try Self.dimension(try Self.single(args, name), name)
+        case "h", "height":
+            height = try Self.dimension(try Self.single(args, name), name)
+        case "el", "enlarge":
+            enlarge = try Self.bool(try Self.single(args, name))
+        case "g", "gravity":
+            gravity = try ImgproxyGravity(args)
+        case "q", "quality":
+            guard let q = Int(try Self.single(args, name)), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
+            quality = q == 0 ? nil : q
+        case "f", "format", "ext":
+            format = try Self.format(try Self.single(args, name))
+        case "bl", "blur":
+            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("blur must be 0…100") }
+            blur = sigma > 0 ? sigma : nil
+        case "ar", "auto_rotate":
+            // EXIF orientation is always applied.
+            _ = try Self.bool(try Self.single(args, name))
+        default:
+            guard try applyLayout(name, args) else { throw .unsupported("option \(name)") }
+        }
+    }
+
+    private mutating func applySize(_ args: [String], option: String) throws(ImgproxyError) {
+        if args.count > 0, !args[0].isEmpty { width = try Self.dimension(args[0], option) }
+        if args.count > 1, !args[1].isEmpty { height = try Self.dimension(args[1], option) }
+        if args.count > 2, !args[2].isEmpty { enlarge = try Self.bool(args[2]) }
+        if args.count > 3, !args[3].isEmpty { extend = try Self.bool(args[3]) ? extend ?? ImgproxyGravity() : nil }
+        if args.count > 4 { throw .malformed("too many arguments to \(option)") }
+    }
+
+    static func single(_ args: [String], _ option: String) throws(ImgproxyError) -> String {
+        guard args.count == 1 else { throw .malformed("\(option) takes one argument") }
+        return args[0]
+    }
+
+    private static func resizingType(_ text: String) throws(ImgproxyError) -> ResizingType {
+        guard let type = ResizingType(rawValue: text) else { throw .unsupported("resizing type \(text)") }
+        return type
+    }
+
+    static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
+        guard let value = Int(text), (0...16384).contains(value) else { throw .malformed("\(option): sizes are 0…16384") }
+        return value
+    }
+
+    /// CSS's order: top, right, bottom, left; a side not given takes the one across (right
+    /// and bottom the top, left the right). All 0 is no padding.
+    static func padding(_ args: [String]) throws(ImgproxyError) -> [Int]? {
+        guard (1...4).contains(args.count), args.contains(where: { !$0.isEmpty }) else { throw .malformed("padding takes 1 to 4 sides") }
+        var sides: [Int?] = []
+        for arg in args {
+            guard arg.isEmpty || Int(arg).map({ (0...16384).contains($0) }) == true else { throw .malformed("padding: sides are 0…16384") }
+            sides.append(Int(arg))
+        }
+        sides += Array(repeating: nil, count: 4 - sides.count)
+        let top = sides[0] ?? 0, right = sides[1] ?? top
+        let padding = [top, right, sides[2] ?? top, sides[3] ?? right]
+        return padding.allSatisfy { $0 == 0 } ? nil : padding
+    }
+
+    /// `R:G:B` (0…255 each) or a hex colour; no argument clears it.
+    static func background(_ args: [String]) throws(ImgproxyError) -> RGBAColor? {
+        switch args.count {
+        case 0: return nil
+        case 1 where args[0].isEmpty: return nil
+        case 1:
+            guard args[0].count == 6, let color = RGBAColor(hex: args[0]) else { throw .malformed("background: a hex colour is 6 digits") }
+            return color
+        case 3:
+            let channels = args.compactMap { UInt8($0) }
+            guard channels.count == 3 else { throw .malformed("background: R, G and B are 0…255") }
+            return RGBAColor(red: channels[0], green: channels[1], blue: channels[2])
+        default:
+            throw .malformed("background takes R:G:B or a hex colour")
+        }
+    }
+
+    static func bool(_ text: String) throws(ImgproxyError) -> Bool {
+        switch text {
+        case "1", "t", "true": return true
+        case "0", "f", "false": return false
+        default: throw .malformed("\(text) is not a boolean")
+        }
+    }
+
+    /// The format an `f:` value or a URL's extension names (the codec's table); the service
+    /// refuses one it does not write.
+    static func format(_ text: String) throws(ImgproxyError) -> ImageFormat {
+        guard let format = ImageFormat(fileExtension: text) else { throw .unsupported("format \(text)") }
+        return format
+    }
+}
