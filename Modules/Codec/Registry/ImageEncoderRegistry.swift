@@ -7,6 +7,8 @@ import OspreyDomain
 public struct ImageEncoderRegistry: Sendable {
     /// The encoder of each format.
     public private(set) var encoders: [ImageFormat: any ImageEncoding] = [:]
+    /// What each format's encoder declares, in a stable order.
+    public private(set) var capabilities: [EncoderCapabilities] = []
 
     /// A registry of `encoders`, each for the formats it declares.
     public init(_ encoders: [any ImageEncoding]) {
@@ -16,10 +18,6 @@ public struct ImageEncoderRegistry: Sendable {
     /// Makes `encoder` the encoder of every format it declares.
     public mutating func register(_ encoder: any ImageEncoding) {
         for capability in encoder.capabilities { encoders[capability.format] = encoder }
-    }
-
-    /// What each format's encoder declares, in a stable order.
-    public var capabilities: [EncoderCapabilities] {
-        encoders.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { $0.value.capabilities(for: $0.key) }
+        capabilities = encoders.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { $0.value.capabilities(for: $0.key) }
     }
 }
