@@ -17,7 +17,7 @@ CORPUS ?= $(or $(OSPREY_CORPUS),$(CURDIR)/../shared/corpus)
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
-.PHONY: help setup build test test-tsan test-asan demo bench docs fuzz clean
+.PHONY: help setup build test soak test-tsan test-asan demo bench docs fuzz clean container
 
 # Release executables carry Swift's runtime and Foundation inside them, as Swift servers are
 # deployed: a process starts in two thirds of the time and memory (Docs/BENCHMARKS.md).
@@ -52,8 +52,8 @@ build: setup ## Build the tools in release mode (Swift's runtime linked in); the
 # photographs from lomiri-wallpapers-16.04), the colour tests compare with libvips
 # (libvips-tools), the JPEG XL and HDR tests make files with cjxl/djxl (libjxl-tools) and
 # avifenc/avifdec (libavif-bin); only the tests and the demo need them.
-test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools libavif-bin
-test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test)
+test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools libavif-bin podman runc mmdebstrap
+test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test and the container)
 	$(RELEASE_BUILD) --product osprey
 	Tests/Scripts/release_smoke.sh .build/release/osprey
 	$(SWIFT) test --disable-xctest
@@ -65,12 +65,28 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
-	@# The soak, the server fleet (three instances sharing Redis) and the demo in Chromium run
-	@# after the suite and one after another: the load of each on both cores would starve the
-	@# others' and the suite's time bounds.
-	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
+	@# The server fleet (three instances sharing Redis), imgproxy's own cases and the demo in
+	@# Chromium run after the suite and one after another: the load of each on both cores would starve the others' and
+	@# the suite's time bounds. The soak is `make soak` (CI runs it after this).
 	OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter Fleet
+	OSPREY_IMGPROXY_CASES=1 $(SWIFT) test --disable-xctest --skip-build --filter ImgproxyCompatibilityTests
 	OSPREY_DEMO=1 $(SWIFT) test --disable-xctest --skip-build --filter DemoTests
+	@# The container image, built and run with an imgproxy env file unchanged.
+	$(MAKE) container
+	Tests/Container/run.sh $(CONTAINER_IMAGE) $(CORPUS)
+
+soak: setup ## 20,000 requests from 64 callers against one pipeline: answers, limits and memory (after make test)
+	$(SWIFT) build --build-tests
+	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
+
+# The image: osprey-server built here with Swift's runtime inside, on Debian's runtime
+# libraries (Dockerfile). podman takes its settings from Container/containers.conf; the base
+# image is made with mmdebstrap when podman does not have it (no registry is needed).
+CONTAINER_IMAGE ?= localhost/osprey-server:latest
+container: APT_PACKAGES += podman runc mmdebstrap
+container: setup ## Build the container image (podman) of osprey-server
+	$(RELEASE_BUILD) --product osprey-server
+	CONTAINERS_CONF=$(CURDIR)/Container/containers.conf Container/build.sh .build/release/osprey-server $(CONTAINER_IMAGE)
 
 
 # The demo: osprey-server with its gallery of photographs from Debian's lomiri-wallpapers-16.04
@@ -84,7 +100,7 @@ demo: setup ## Build osprey-server and serve the demo gallery on http://127.0.0.
 	$(RELEASE_BUILD) --product osprey-server
 	[ -f $(DEMO_SAMPLES)/SOURCES.tsv ] || Demo/make_samples.sh $(DEMO_SAMPLES)
 	.build/release/osprey-server --host 127.0.0.1 --port $(DEMO_PORT) --key $(DEMO_KEY) --salt $(DEMO_SALT) \
-		--gallery $(DEMO_SAMPLES) --cache-dir .build/demo-cache
+		--gallery $(DEMO_SAMPLES) --cache-dir .build/demo-cache --auto-format webp
 
 # The suite under the sanitizers, each in its own build folder so the normal build stays.
 # Hang guards and child processes' memory bounds widen under them (Tests/OspreyTesting/Support/

@@ -2,17 +2,21 @@ import Metrics
 import Prometheus
 
 /// What swift-metrics records (the service's and its middleware's counters), in Prometheus'
-/// text format, for `/metrics`.
+/// text format, for `/metrics`, under imgproxy's names.
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
 
-    /// Makes the registry swift-metrics records into, for the whole process.
-    static func bootstrap() -> ServerMetrics {
+    /// Makes the registry swift-metrics records into, for the whole process; every name is
+    /// prefixed `{namespace}_` when one is given (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`).
+    static func bootstrap(namespace: String?) -> ServerMetrics {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                                    .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
                                                    .seconds(2.5), .seconds(5), .seconds(10)]
+        if let namespace, !namespace.isEmpty {
+            factory.nameAndLabelSanitizer = { name, dimensions in (namespace + "_" + name, dimensions) }
+        }
         MetricsSystem.bootstrap(factory)
         return ServerMetrics(registry: registry)
     }

@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import OspreyPrograms
 
-/// `osprey-server`'s flags, each also read from its `OSPREY_` variable (``ProgramEnvironment``).
+/// `osprey-server`'s flags, each also read from its `OSPREY_` variable (``ProgramEnvironment``),
+/// over what an imgproxy environment (`IMGPROXY_*`, ``ImgproxyEnvironment``) says.
 struct ServerOptions: ParsableArguments {
     @Option(help: "The address to listen on.") var host: String?
     @Option(help: "The port (default 8080).") var port: Int?
     @Option(help: "A signing key in hex; repeat with --salt, in pairs, while keys rotate.") var key: [String] = []
     @Option(help: "A signing salt in hex, paired with the --key of the same position.") var salt: [String] = []
-    @Option(help: "A URL prefix sources may start with; repeat for more (default: any public URL).") var allowOrigin: [String] = []
+    @Option(help: "A URL prefix sources may start with, * matching any run of characters but /; repeat for more (default: any public URL).")
+    var allowedSource: [String] = []
+    @Option(help: "Bytes of the signature's HMAC that URLs carry, 1…32 (default 32).") var signatureSize: Int?
     @Flag(help: "Accept URLs with `insecure` or `_` in place of a signature (only without --key).") var allowUnsigned = false
     @Option(help: "HOST:PORT to serve /metrics on, apart from the public port (default: no metrics).") var metricsBind: String?
     @Option(help: "Seconds a connection may wait for a whole request head, idle or trickling bytes, before it is closed (default 10).")
@@ -26,8 +29,12 @@ struct ServerOptions: ParsableArguments {
     @OptionGroup var cache: CacheFlags
     @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
-    @Flag(help: "Answer AVIF to clients that accept it (it costs more to encode).") var avif = false
-    @Flag(help: "Answer JPEG XL to clients that accept it (image/jxl), before AVIF and WebP.") var jxl = false
+    @Option(help: "A format answered to clients that accept it when the URL names none: webp, avif or jxl; repeat for more (default: none).")
+    var autoFormat: [String] = []
+    @Option(help: "A format a URL may name only where --auto-format or --enforce-format offers it, as avif or jxl, which cost far more to encode; repeat.")
+    var offerOnlyFormat: [String] = []
+    @Option(help: "The quality of lossy answers when the URL names none, 1…100 (default 80).") var quality: Int?
+    @Option(help: "A format's quality over --quality, FORMAT=QUALITY; repeat (default webp=79, avif=63, jxl=77).") var formatQuality: [String] = []
     @Flag(help: "Error answers carry their detail (what was fetched, why it failed); for development only.") var developmentErrors = false
     @Option(help: "The largest source to download, in megabytes (default 50).") var maxSourceSize: Int?
     @Option(help: "The most pixels a source may have, in megapixels (default 50); every frame of a GIF is checked.")
@@ -46,12 +53,18 @@ struct ServerOptions: ParsableArguments {
     var s3Endpoint: String?
     @Option(help: "A local image answered, processed as asked, when a source fails.") var fallbackImage: String?
     @Option(help: "Requests must carry Authorization: Bearer SECRET.") var secret: String?
-    @Option(help: "Access-Control-Allow-Origin of image answers, e.g. * or https://app.example.com.") var corsOrigin: String?
+    @Option(help: "Access-Control-Allow-Origin of image answers, e.g. * or https://app.example.com.") var allowOrigin: String?
+    @Option(help: "Where the image routes and health checks are mounted, such as /images (default: the root).") var pathPrefix: String?
+    @Option(help: "A path answered ok while the server runs, beside /health.") var healthCheckPath: String?
+    @Option(help: "Logs as text or json (default text).") var logFormat: String?
     @Flag(help: "Answers' Cache-Control max-age follows the source's freshness where it gave one.") var cacheControlPassthrough = false
     @Option(help: "A format answered to clients that accept it even over the URL's: webp, avif or jxl; repeat for more.")
     var enforceFormat: [String] = []
     @Option(help: "A format for answers when the URL names none and the client takes no offered one, most preferred first; repeat.")
     var preferredFormat: [String] = []
+    @Option(help: .hidden) var corsOrigin: String?
+    @Flag(help: .hidden) var avif = false
+    @Flag(help: .hidden) var jxl = false
     @Option(help: "Serve the demo: a page of this folder's images at /, the folder itself at /origin/ (which becomes an allowed source).")
     var gallery: String?
 }

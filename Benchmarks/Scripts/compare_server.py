@@ -240,7 +240,7 @@ subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 try:
     shutil.rmtree(os.path.join(work, "thumbor-storage"), ignore_errors=True)
     cache = os.path.join(work, "osprey-cache")
-    osprey = [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allow-origin",
+    osprey = [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allowed-source",
               f"http://127.0.0.1:{origin_port}/", "--cache-dir", cache]
     osprey_url = lambda i, w, h: f"/insecure/rs:fit:{w}:{h}/q:80/plain/{sources[i]}@jpg"
     rows = serve("osprey-server", osprey, osprey_port, "/health", osprey_url, WORKLOADS, cache)

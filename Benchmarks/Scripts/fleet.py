@@ -79,7 +79,7 @@ def instance(origin_base, redis_url):
     port = free_port()
     cache = os.path.join(work, f"cache-{port}")
     shutil.rmtree(cache, ignore_errors=True)
-    argv = [server_binary, "--port", str(port), "--cache-dir", cache, "--allow-unsigned", "--allow-origin", origin_base + "/origin/"]
+    argv = [server_binary, "--port", str(port), "--cache-dir", cache, "--allow-unsigned", "--allowed-source", origin_base + "/origin/"]
     if redis_url:
         argv += ["--shared-cache", redis_url]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -36,7 +36,7 @@ struct ServerFleetTests {
         }
 
         static func instance(upstream origin: TestHTTPServer, redis: RedisServer?) throws -> ServerProcess {
-            try ServerProcess.start(arguments: ["--allow-unsigned", "--allow-origin", origin.url("/origin/").absoluteString]
+            try ServerProcess.start(arguments: ["--allow-unsigned", "--allowed-source", origin.url("/origin/").absoluteString]
                                     + (redis.map { ["--shared-cache", $0.url] } ?? []))
         }
 

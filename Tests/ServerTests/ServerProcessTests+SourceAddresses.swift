@@ -27,11 +27,11 @@ extension ServerProcessTests {
                                              executable: "osprey-server", readyPath: "/health")
         for path in paths {
             let answer = try closed.get(path)
-            #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == "source refused\n", "\(path)")
+            #expect(answer.status == 404 && String(decoding: answer.body, as: UTF8.self) == "Invalid source URL\n", "\(path)")
             #expect(answer.headers.contains("x-request-id: "), "\(path)")
         }
         let metrics = try ServerProcessTests.metrics(port: metricsPort)
-        #expect(metrics.contains("osprey_source_refusals_total{reason=\"loopback\"} \(paths.count)"), "\(metrics)")
+        #expect(metrics.contains("source_refusals_total{reason=\"loopback\"} \(paths.count)"), "\(metrics)")
         #expect(closed.stop() == 0)
         #expect(service.connections.opened == 0)
         let logged = try String(contentsOf: closed.log, encoding: .utf8)
@@ -54,13 +54,13 @@ extension ServerProcessTests {
         let server = try ServerProcessTests.server(origin, ["--development-errors"])
         for (path, reason) in zip(paths, ["not under an allowed origin", "not under an allowed origin", "scheme is not one this server fetches"]) {
             let answer = try server.get(path)
-            #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self).contains(reason), "\(path)")
+            #expect(answer.status == 404 && String(decoding: answer.body, as: UTF8.self).contains(reason), "\(path)")
         }
         #expect(server.stop() == 0)
         #expect(service.connections.opened == 0)
         #expect(origin.requests.count == routes.count, "each redirect was asked for once: no retries")
         // Named by --allow-origin, the internal service is a source like any other.
-        let allowing = try ServerProcessTests.server(origin, ["--allow-origin", "http://127.0.0.1:\(service.port)/"])
+        let allowing = try ServerProcessTests.server(origin, ["--allowed-source", "http://127.0.0.1:\(service.port)/"])
         defer { #expect(allowing.stop() == 0) }
         #expect(try allowing.get(paths[0]).status == 200)
         #expect(service.hits("/files/secret.jpg") == 1)

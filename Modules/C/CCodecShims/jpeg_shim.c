@@ -186,7 +186,7 @@ static void osp_jpeg_encode_error_exit(j_common_ptr cinfo) {
 }
 
 int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
-                    int quality, const uint8_t *icc, size_t icc_length,
+                    int quality, int progressive, const uint8_t *icc, size_t icc_length,
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     struct jpeg_compress_struct cinfo;
     struct osp_jpeg_encoder self;
@@ -210,6 +210,7 @@ int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
     cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : components == 3 ? JCS_RGB : JCS_EXT_RGBX;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
+    if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     if (icc && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_length);
     while (cinfo.next_scanline < cinfo.image_height) {

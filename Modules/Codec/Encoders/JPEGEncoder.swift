@@ -6,9 +6,11 @@ import OspreyPixels
 /// Encodes JPEG with libjpeg-turbo. Alpha is composited onto white (JPEG has none).
 public struct JPEGEncoder: ImageEncoding {
     public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jpeg, animation: false, alpha: false, lossless: false, quality: true)] }
+    /// Writes progressive JPEG (a blurred whole first, then detail) rather than baseline.
+    public var progressive: Bool
 
-    /// Creates an encoder.
-    public init() {}
+    /// Creates an encoder, of baseline JPEG unless `progressive`.
+    public init(progressive: Bool = false) { self.progressive = progressive }
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard options.format == .jpeg else { throw .unsupportedFormat(options.format) }
@@ -19,7 +21,7 @@ public struct JPEGEncoder: ImageEncoding {
             source.pixels.withUnsafeBufferPointer { pixels in
                 icc.withUnsafeBufferPointer { profile in
                     osp_jpeg_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
-                                    Int32(source.pixelFormat.bytesPerPixel), quality, profile.baseAddress, profile.count,
+                                    Int32(source.pixelFormat.bytesPerPixel), quality, progressive ? 1 : 0, profile.baseAddress, profile.count,
                                     out, length, error, capacity)
                 }
             }

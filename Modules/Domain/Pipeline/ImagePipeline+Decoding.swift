@@ -41,7 +41,7 @@ extension ImagePipeline {
             await storeOnDisk(CachedData(data: variant.data, metadata: variantMetadata), for: plan.keys.image)
         }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
-        return LoadedImage(image: image, tier: tier, source: tier == .file ? nil : metadata)
+        return LoadedImage(image: image, tier: tier, source: metadata)
     }
 
     /// The processed image made from the source's reduction in memory, when it covers the
@@ -56,7 +56,6 @@ extension ImagePipeline {
         }
         guard let image else { return nil }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
-        guard case .url = plan.request.source else { return LoadedImage(image: image, tier: .memory) }
         return LoadedImage(image: image, tier: .memory, source: reductionSources.withLock { $0.metadata(for: key) })
     }
 

@@ -4,6 +4,7 @@ import Foundation
 struct LoadedImage: Sendable {
     let image: Image
     let tier: ImageResponse.Tier
-    /// The source bytes' metadata when they were read (not for memory hits or files).
+    /// The source bytes' metadata when they were read (not for memory hits; for a file, its
+    /// format alone).
     var source: CachedDataMetadata?
 }

@@ -13,7 +13,7 @@ public struct EncodedImage: Sendable {
     /// when made from the source's validators (the same source and encoding always give the
     /// same image, though not always the same bytes), strong when made from the bytes.
     public let entityTag: String
-    /// The source's `Last-Modified`, `ETag` and freshness; `nil` for a local file.
+    /// The source's `Last-Modified`, `ETag`, freshness and format (a local file's format alone).
     public let source: CachedDataMetadata?
     /// Where the encoded bytes were found: ``ImageResponse/Tier/memory``,
     /// ``ImageResponse/Tier/disk`` or ``ImageResponse/Tier/shared`` for bytes kept from

@@ -7,9 +7,9 @@ public struct ImageResponse: Sendable {
     /// The time from the call to its answer.
     public let duration: Duration
     /// What is known of the source's bytes this answer was made from: the origin's validators
-    /// and freshness. `nil` when the memory cache held the processed image, or the source is
-    /// a file; for an image made from the source's reduction, the bytes the reduction was
-    /// decoded from.
+    /// and freshness, and the format. `nil` when the memory cache held the processed image; for
+    /// a file, its format alone; for an image made from the source's reduction, the bytes the
+    /// reduction was decoded from.
     /// A server derives its own validators from it (an ETag that outlives a restart).
     public let source: CachedDataMetadata?
 

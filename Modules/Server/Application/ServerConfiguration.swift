@@ -19,8 +19,12 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
     /// Image requests served or waiting at once; past it, `503` with `Retry-After` (default 64).
     public var maxQueue: Int
-    /// The path answered `ok` while the server runs (default `/health`).
-    public var healthPath: String
+    /// Where the image routes are mounted (imgproxy's `IMGPROXY_PATH_PREFIX`), health checks
+    /// too; empty: the root.
+    public var pathPrefix: String
+    /// A path answered `ok` while the server runs, beside `/health` (imgproxy's
+    /// `IMGPROXY_HEALTH_CHECK_PATH`); `nil`: `/health` alone.
+    public var healthPath: String?
     /// Metrics on an address of their own (imgproxy's `IMGPROXY_PROMETHEUS_BIND`): counts of
     /// refusals and tiers are the operator's, not every client's. `nil`: none.
     public var metrics: MetricsEndpoint?
@@ -52,7 +56,8 @@ public struct ServerConfiguration: Sendable {
         idleTimeout = .seconds(10)
         maxConnections = 1024
         maxQueue = 64
-        healthPath = "/health"
+        pathPrefix = ""
+        healthPath = nil
         metrics = nil
         routes = { _ in }
         onServerRunning = { _ in }
@@ -64,6 +69,9 @@ public struct ServerConfiguration: Sendable {
         guard idleTimeout > .zero, maxConnections > 0, maxQueue > 0 else {
             throw .outOfRange("the idle timeout, the connection limit and the queue must be positive")
         }
-        guard healthPath.hasPrefix("/") else { throw .outOfRange("the health check's path must start with /") }
+        guard (healthPath ?? "/").hasPrefix("/") else { throw .outOfRange("the health check's path must start with /") }
+        guard pathPrefix.isEmpty || (pathPrefix.hasPrefix("/") && !pathPrefix.hasSuffix("/")) else {
+            throw .outOfRange("the path prefix must start with / and not end with one")
+        }
     }
 }

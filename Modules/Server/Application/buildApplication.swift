@@ -31,12 +31,16 @@ private func buildApplication(_ configuration: ServerConfiguration, service: Ima
                               closingService: Bool) throws(ServerConfigurationError) -> Application<RouterResponder<BasicRequestContext>> {
     try configuration.validate()
     let router = Router(context: BasicRequestContext.self)
-    router.get(RouterPath(configuration.healthPath)) { _, _ in "ok\n" }
+    for path in Set(["/health", configuration.healthPath].compactMap { $0 }) {
+        router.get(RouterPath(configuration.pathPrefix + path)) { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+    }
     configuration.routes(router)
     router.group()
         .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
         .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: configuration.maxQueue))
-        .addImageRoutes(service)
+        .addImageRoutes(service, at: configuration.pathPrefix)
     var services: [any Service] = closingService ? [CacheCloser(service: service)] : []
     if let metrics = configuration.metrics {
         let metricsRouter = Router(context: BasicRequestContext.self)

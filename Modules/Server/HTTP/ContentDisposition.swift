@@ -3,12 +3,12 @@ import OspreyCodec
 import OspreyDomain
 
 /// The `Content-Disposition` of an answer, as imgproxy sends it: `inline` (or `attachment`
-/// with `att:1`) and a file name, from `fn:` or the source's, with the answer's extension.
+/// with `attachment`) and a file name, from `fn:` or the source's, with the answer's extension.
 enum ContentDisposition {
-    static func header(for request: ImgproxyPath, format: ImageFormat) -> String {
+    static func header(for request: ImgproxyPath, format: ImageFormat, attachment: Bool) -> String {
         let stem = request.options.filename ?? request.source.deletingPathExtension().lastPathComponent
         let name = (stem.isEmpty || stem == "/" ? "image" : stem) + "." + format.fileExtension
-        let type = request.options.returnsAttachment ? "attachment" : "inline"
+        let type = attachment ? "attachment" : "inline"
         // The quoted name is printable ASCII without quote, backslash or slash; a name that
         // needed changing is given whole in RFC 8187's form beside it.
         let quoted = String(name.unicodeScalars.map { scalar -> Character in

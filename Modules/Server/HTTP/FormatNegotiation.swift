@@ -2,25 +2,31 @@ import Foundation
 import OspreyCodec
 import OspreyDomain
 
-/// The format of an answer. A URL may name one; else the client's `Accept` decides among
-/// the formats the server offers — JPEG XL, then AVIF, when enabled (each opt-in: few
-/// browsers take JPEG XL, and AVIF costs more to encode), then WebP — the first that carries
-/// the image (an animation stays animated where one can); with none accepted, the server's
-/// preferred formats (the source's own first when listed), then JPEG, or PNG for an image
-/// with alpha. Which format carries what is the encoders' declaration.
+/// The format of an answer, as imgproxy chooses it. A URL naming a format gets it, unless
+/// the server enforces one the client's `Accept` takes and that carries the image. A URL
+/// naming none gets the first automatic or enforced format the client takes — JPEG XL, then
+/// AVIF, then WebP — whose encoder carries the image (an animation stays animated where one
+/// can); else the source's own format when it is a preferred one, else the first preferred
+/// format that carries the image, else JPEG, or PNG for an image with alpha. Which format
+/// carries what is the encoders' declaration.
 package struct FormatNegotiation: Sendable {
-    let offersAVIF: Bool
-    let offersJXL: Bool
+    /// Formats answered to clients that accept them when the URL names none.
+    let auto: [ImageFormat]
     /// Formats answered to clients that accept them, even over the URL's.
     let enforced: [ImageFormat]
     /// The formats answered when none is offered, most preferred first.
     let preferred: [ImageFormat]
     /// The formats the server's encoder writes.
     let written: Set<ImageFormat>
+    /// Formats a URL may name only when they are automatic or enforced.
+    let namedOnlyWhenOffered: Set<ImageFormat>
 
-    package init(offersAVIF: Bool, offersJXL: Bool = false, enforced: [ImageFormat] = [], preferred: [ImageFormat] = [],
-                 written: Set<ImageFormat> = Set(ImageCodec().encoders.keys)) {
-        (self.offersAVIF, self.offersJXL, self.enforced, self.preferred, self.written) = (offersAVIF, offersJXL, enforced, preferred, written)
+    /// imgproxy's order of preference among the formats a client's `Accept` decides.
+    static let negotiable: [ImageFormat] = [.jxl, .avif, .webp]
+
+    package init(auto: [ImageFormat], enforced: [ImageFormat] = [], preferred: [ImageFormat] = [.jpeg, .png, .gif],
+                 written: Set<ImageFormat> = Set(ImageCodec().encoders.keys), namedOnlyWhenOffered: Set<ImageFormat> = []) {
+        (self.auto, self.enforced, self.preferred, self.written, self.namedOnlyWhenOffered) = (auto, enforced, preferred, written, namedOnlyWhenOffered)
     }
 
     /// The format a client sending `accept` gets for an image with or without alpha and
@@ -34,35 +40,31 @@ package struct FormatNegotiation: Sendable {
             .format(for: image, source: nil, capabilities: { codec.encoders[$0]?.capabilities(for: $0) })
     }
 
-    /// Whether a URL may name `format`: one the server writes, and AVIF and JPEG XL only
-    /// where the server offers them (they cost far more to encode).
+    /// Whether a URL may name `format`: one the server writes, and one of
+    /// ``namedOnlyWhenOffered`` only where the server offers it.
     func writes(_ format: ImageFormat) -> Bool {
-        switch format {
-        case .avif: offersAVIF && written.contains(.avif)
-        case .jxl: offersJXL && written.contains(.jxl)
-        default: written.contains(format)
-        }
+        written.contains(format) && (!namedOnlyWhenOffered.contains(format) || auto.contains(format) || enforced.contains(format))
     }
 
-    /// The formats beyond JPEG and PNG that this server would answer a client sending
-    /// `accept`: with the image, they decide the answer, so they are part of its cache key.
-    func offers(accept: String?) -> [ImageFormat] {
-        let accepted = Self.types(in: accept ?? "")
-        return [offersJXL ? ImageFormat.jxl : nil, offersAVIF ? .avif : nil, .webp].compactMap { $0 }
-            .filter { accepted.contains($0.mediaType) && written.contains($0) }
+    /// The formats of `candidates` a client sending `accept` takes and the server writes, in
+    /// imgproxy's order.
+    func accepted(_ candidates: [ImageFormat], accept: String?) -> [ImageFormat] {
+        let types = Self.types(in: accept ?? "")
+        return Self.negotiable.filter { candidates.contains($0) && written.contains($0) && types.contains($0.mediaType) }
     }
 
     /// How the answer's format is chosen for a URL naming `named` (or none) and a client
-    /// sending `accept`. A named format the server does not offer is answered as if none
-    /// were named.
+    /// sending `accept`, and whether answers vary with `Accept`: wherever the server offers or
+    /// enforces a format, as imgproxy says.
     func choice(named: ImageFormat?, accept: String?) -> AnswerChoice {
-        let offers = offers(accept: accept)
-        let named = named.flatMap { writes($0) ? $0 : nil }
-        if let format = enforced.first(where: offers.contains) ?? named {
-            return AnswerChoice(format: .fixed(format), varies: named == nil || !enforced.isEmpty)
+        let varies = !auto.isEmpty || !enforced.isEmpty
+        let enforced = accepted(self.enforced, accept: accept)
+        if let named, writes(named) {
+            return AnswerChoice(format: enforced.isEmpty ? .fixed(named) : .firstFitting(enforced + [named]), varies: varies)
         }
-        let formats = offers.isEmpty ? preferred + [.jpeg, .png] : offers + [.jpeg, .png]
-        return AnswerChoice(format: .firstFitting(formats, keepingSource: offers.isEmpty ? preferred : []), varies: true)
+        let offers = accepted(auto + self.enforced, accept: accept)
+        if !offers.isEmpty { return AnswerChoice(format: .firstFitting(offers + [.jpeg, .png]), varies: varies) }
+        return AnswerChoice(format: .firstFitting(preferred + [.jpeg, .png], keepingSource: preferred), varies: varies)
     }
 
     /// The media types `accept` names with a quality above zero.

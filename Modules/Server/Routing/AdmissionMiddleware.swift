@@ -1,14 +1,13 @@
 import Hummingbird
-import Metrics
 import OspreyDomain
 
 /// Bounds the requests served or waiting at once: past the limit a request is answered
-/// `503` with `Retry-After: 1` at once, rather than left to pile up in memory.
+/// `429` (imgproxy's "Too many requests") with `Retry-After: 1` at once, rather than left to
+/// pile up in memory.
 public struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The most requests inside at once.
     public let limit: Int
     private let inside = Locked(0)
-    private let refused = Counter(label: "osprey_requests_refused_total")
 
     /// Admits at most `limit` requests at once.
     public init(limit: Int) {
@@ -22,9 +21,9 @@ public struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
             return true
         }
         guard admitted else {
-            refused.increment()
-            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "busy: try again\n")))
+            var response = ServerError(.tooManyRequests, "\(limit) requests inside").response(showingDetail: false)
+            response.headers[.retryAfter] = "1"
+            return response
         }
         defer { inside.withLock { $0 -= 1 } }
         return try await next(request, context)

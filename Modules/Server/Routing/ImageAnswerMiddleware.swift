@@ -31,7 +31,10 @@ struct ImageAnswerMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[Self.requestIDField] = id
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.contentSecurityPolicy] = "script-src 'none'"
-        if let corsOrigin { response.headers[.accessControlAllowOrigin] = corsOrigin }
+        if let corsOrigin {
+            response.headers[.accessControlAllowOrigin] = corsOrigin
+            response.headers[.accessControlAllowMethods] = "GET, OPTIONS"
+        }
         return response
     }
 

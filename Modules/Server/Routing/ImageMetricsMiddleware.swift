@@ -2,14 +2,16 @@ import Hummingbird
 import Metrics
 import OspreyDomain
 
-/// Records every request through swift-metrics: `osprey_requests_total{status}`,
-/// `osprey_bytes_out_total`, `osprey_request_duration_seconds` and
-/// `osprey_requests_in_flight`. The app chooses the backend (`MetricsSystem.bootstrap`).
+/// Records every request through swift-metrics under imgproxy's names, so that its dashboards
+/// read them: `requests_total`, `status_codes_total{status}`, `request_duration_seconds` and
+/// `requests_in_progress`, and Osprey's `bytes_out_total`. The app chooses the backend
+/// (`MetricsSystem.bootstrap`) and any namespace the names are given.
 public struct ImageMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private let inFlight = Locked(0)
-    private let inFlightGauge = Gauge(label: "osprey_requests_in_flight")
-    private let bytesOut = Counter(label: "osprey_bytes_out_total")
-    private let latency = Metrics.Timer(label: "osprey_request_duration_seconds")
+    private let inFlightGauge = Gauge(label: "requests_in_progress")
+    private let bytesOut = Counter(label: "bytes_out_total")
+    private let requests = Counter(label: "requests_total")
+    private let latency = Metrics.Timer(label: "request_duration_seconds")
 
     public init() {}
 
@@ -31,7 +33,8 @@ public struct ImageMetricsMiddleware<Context: RequestContext>: RouterMiddleware 
     }
 
     private func finish(status: Int, bytes: Int, since started: ContinuousClock.Instant) {
-        Counter(label: "osprey_requests_total", dimensions: [("status", String(status))]).increment()
+        requests.increment()
+        Counter(label: "status_codes_total", dimensions: [("status", String(status))]).increment()
         bytesOut.increment(by: bytes)
         latency.record(duration: .now - started)
         inFlightGauge.record(inFlight.withLock { count in

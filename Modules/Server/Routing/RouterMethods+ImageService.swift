@@ -2,7 +2,9 @@ import Hummingbird
 
 extension RouterMethods {
     /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`,
-    /// every answer (errors too) with its request id and headers (`ImageAnswerMiddleware`).
+    /// every answer (errors too) with its request id and headers (`ImageAnswerMiddleware`);
+    /// `HEAD` and CORS preflight `OPTIONS` on any path under it answer `200` at once, as
+    /// imgproxy's do.
     /// An empty prefix serves them at the root, as imgproxy does; give a router group of its
     /// own to add ``AdmissionMiddleware`` and ``ImageMetricsMiddleware`` to these routes alone.
     ///
@@ -23,6 +25,8 @@ extension RouterMethods {
                 let path = request.uri.path
                 return try await service.respond(to: request, path: path.hasPrefix(mount) ? String(path.dropFirst(mount.count)) : path)
             }
+            .head(RouterPath(mount + "/**")) { _, _ in Response(status: .ok) }
+            .on(RouterPath(mount + "/**"), method: .options) { _, _ in Response(status: .ok) }
         return self
     }
 }

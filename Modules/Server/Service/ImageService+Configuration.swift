@@ -21,6 +21,11 @@ extension ImageService {
         public var signingKeys: SigningKeys
         /// Accept `insecure` or `_` in place of a signature (imgproxy's default without keys).
         public var allowsUnsigned: Bool
+        /// Signatures accepted as they are, whatever the path (imgproxy's
+        /// `IMGPROXY_TRUSTED_SIGNATURES`: URLs made before a key was set, say).
+        public var trustedSignatures: Set<String>
+        /// Prepended to every source URL that does not start with it (`IMGPROXY_BASE_URL`).
+        public var baseURL: String?
         /// Requests must carry `Authorization: Bearer {secret}` (`IMGPROXY_SECRET`).
         public var secret: String?
         /// Named sets of options URLs apply with `pr:NAME`; `default` applies to every URL.
@@ -39,9 +44,16 @@ extension ImageService {
         /// The S3-compatible store `s3://bucket/key` sources are fetched from, signed; `nil`
         /// refuses them.
         public var s3Store: S3DataLoader.Store?
-        /// A local image answered, processed as the URL asks, when the source fails
-        /// (`IMGPROXY_FALLBACK_IMAGE_PATH`): with status 200 and `Fallback-Image: 1`.
-        public var fallbackImage: String?
+        /// An image answered, processed as the URL asks, when the source fails, with
+        /// `Fallback-Image: 1` (`IMGPROXY_FALLBACK_IMAGE_PATH`, `…_URL`, `…_DATA`): a local file,
+        /// or a URL (a `data:` URL for the data) fetched and kept as sources are.
+        public var fallbackImage: ImageSource?
+        /// The fallback's status (`IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`, 200 by default; 0: the
+        /// failure's own).
+        public var fallbackStatus: Int
+        /// The fallback's `Cache-Control` max-age, in seconds (`IMGPROXY_FALLBACK_IMAGE_TTL`);
+        /// `nil`: ``maxAge``.
+        public var fallbackMaxAge: Int?
 
         // MARK: Limits
 
@@ -64,14 +76,48 @@ extension ImageService {
 
         // MARK: Answers
 
-        /// Answer AVIF to clients that accept it (it costs more to encode).
-        public var offersAVIF: Bool
-        /// Answer JPEG XL to clients that accept it (`image/jxl`), before AVIF and WebP.
-        public var offersJXL: Bool
-        /// The quality of lossy answers when the URL names none, 1…100.
+        /// Formats answered to clients whose `Accept` takes them when the URL names no format
+        /// (imgproxy's `IMGPROXY_AUTO_WEBP`, `…_AVIF`, `…_JXL`; none by default): JPEG XL
+        /// first, then AVIF, then WebP.
+        public var autoFormats: [ImageFormat]
+        /// Formats a URL may name only where the server offers them (``autoFormats`` or
+        /// ``enforcedFormats``); a URL naming one otherwise is answered as if it named none.
+        /// None by default, as imgproxy; AVIF and JPEG XL cost far more to encode than the rest.
+        public var formatsNamedOnlyWhenOffered: Set<ImageFormat>
+        /// The quality of lossy answers when the URL names none, 1…100 (`IMGPROXY_QUALITY`).
         public var defaultQuality: Int
-        /// `Cache-Control: public, max-age=` of answers, in seconds.
+        /// Qualities by format over ``defaultQuality`` when the URL names none
+        /// (`IMGPROXY_FORMAT_QUALITY`): imgproxy's WebP 79, AVIF 63, JPEG XL 77 by default.
+        public var formatQualities: [ImageFormat: Int]
+        /// Source formats answered as they are, unprocessed (`IMGPROXY_SKIP_PROCESSING_FORMATS`).
+        public var skipProcessingFormats: Set<ImageFormat>
+        /// `Cache-Control: max-age=` of answers, in seconds (`IMGPROXY_TTL`).
         public var maxAge: Int
+        /// Answers carry an `ETag` and answer `If-None-Match` (`IMGPROXY_USE_ETAG`; on by default
+        /// here, since a tag costs nothing once the answer is kept).
+        public var usesETags: Bool
+        /// Answers carry the source's `Last-Modified` and answer `If-Modified-Since`
+        /// (`IMGPROXY_USE_LAST_MODIFIED`; on by default here).
+        public var usesLastModified: Bool
+        /// `Content-Disposition: attachment` unless the URL says otherwise (`IMGPROXY_RETURN_ATTACHMENT`).
+        public var returnsAttachment: Bool
+        /// Answers of http and https sources carry `Link: <source>; rel="canonical"`
+        /// (`IMGPROXY_SET_CANONICAL_HEADER`).
+        public var setsCanonicalHeader: Bool
+        /// Answers keep the source's colour profile unless the URL says `scp:1`
+        /// (`IMGPROXY_STRIP_COLOR_PROFILE=false`); by default they are converted to sRGB.
+        public var keepsColorProfiles: Bool
+        /// The client's `DPR` and `Width` hints (and their `Sec-CH-` forms) set `dpr` and the width
+        /// before the URL's options (`IMGPROXY_ENABLE_CLIENT_HINTS`); answers vary with them.
+        public var usesClientHints: Bool
+        /// Answers carry `X-Result-Width` and `X-Result-Height`, and the source's
+        /// `X-Origin-Width`, `X-Origin-Height` and `X-Origin-Content-Length`
+        /// (`IMGPROXY_ENABLE_DEBUG_HEADERS`; reading the source's costs a look at its header).
+        public var debugHeaders: Bool
+        /// URLs may carry imgproxy's security options (`max_src_resolution`, `max_src_file_size`,
+        /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`):
+        /// `IMGPROXY_ALLOW_SECURITY_OPTIONS`. Off, a URL with one is `403`, as imgproxy answers.
+        public var allowsSecurityOptions: Bool
         /// Answers' `Cache-Control` follows the source's freshness where it gave one
         /// (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`), instead of ``maxAge``.
         public var passesCacheControl: Bool
@@ -81,8 +127,9 @@ extension ImageService {
         public var enforcedFormats: [ImageFormat]
         /// The formats answered, in order of preference, when the URL names none and the
         /// client accepts none of the offered ones: the source's own when it is listed, else the
-        /// first listed that can carry the image (`IMGPROXY_PREFERRED_FORMATS`). Empty: PNG for
-        /// images with alpha, JPEG for the rest.
+        /// first listed that can carry the image (`IMGPROXY_PREFERRED_FORMATS`; imgproxy's JPEG,
+        /// PNG and GIF by default), else JPEG, or PNG for an image with alpha. A listed format
+        /// no encoder writes is passed over.
         public var preferredFormats: [ImageFormat]
         /// The watermark `wm` lays over answers (`IMGPROXY_WATERMARK_PATH`); `nil` ignores `wm`.
         public var watermark: Image?
@@ -99,6 +146,8 @@ extension ImageService {
             self.osprey = osprey
             self.signingKeys = signingKeys
             self.allowsUnsigned = allowsUnsigned
+            trustedSignatures = []
+            baseURL = nil
             secret = nil
             presets = .none
             onlyPresets = false
@@ -113,14 +162,26 @@ extension ImageService {
             maxRedirects = 3
             timeout = .seconds(10)
             downloadTimeout = .seconds(5)
-            offersAVIF = false
-            offersJXL = false
+            autoFormats = []
+            formatsNamedOnlyWhenOffered = []
             defaultQuality = 80
+            formatQualities = [.webp: 79, .avif: 63, .jxl: 77]
+            skipProcessingFormats = []
             maxAge = 31_536_000
+            usesETags = true
+            usesLastModified = true
+            returnsAttachment = false
+            debugHeaders = false
+            usesClientHints = false
+            setsCanonicalHeader = false
+            keepsColorProfiles = false
+            allowsSecurityOptions = false
+            fallbackStatus = 200
+            fallbackMaxAge = nil
             passesCacheControl = false
             corsOrigin = nil
             enforcedFormats = []
-            preferredFormats = []
+            preferredFormats = [.jpeg, .png, .gif]
             watermark = nil
             developmentErrors = false
             answerMemoryLimit = 16 << 20

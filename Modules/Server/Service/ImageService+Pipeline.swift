@@ -38,21 +38,24 @@ extension ImageService.Configuration {
             throw .outOfRange("the source and result limits must be positive")
         }
         if osprey.maxConcurrentDecodes <= 0 { throw .outOfRange("the number of workers must be positive") }
-        if !(1...100).contains(defaultQuality) { throw .outOfRange("the quality must be 1…100") }
+        if !(1...100).contains(defaultQuality) || formatQualities.values.contains(where: { !(1...100).contains($0) }) {
+            throw .outOfRange("qualities are 1…100")
+        }
         if let localRoot {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: localRoot.path, isDirectory: &isFolder), isFolder.boolValue else {
                 throw .unusable("the local root \(localRoot.path) is not a folder")
             }
         }
-        if let fallbackImage, !FileManager.default.isReadableFile(atPath: fallbackImage) {
-            throw .unusable("the fallback image \(fallbackImage) is not a readable file")
+        if case .file(let path)? = fallbackImage, !FileManager.default.isReadableFile(atPath: path) {
+            throw .unusable("the fallback image \(path) is not a readable file")
         }
     }
 
-    /// The formats answers may be written in, each of which needs an encoder.
+    /// The formats answers may be in by the server's own choice, each of which needs an
+    /// encoder (preferred formats without one are passed over).
     var answerFormats: Set<ImageFormat> {
-        Set([.jpeg, .png, .webp] + enforcedFormats + preferredFormats + (offersAVIF ? [.avif] : []) + (offersJXL ? [.jxl] : []))
+        Set([.jpeg, .png] + enforcedFormats + autoFormats)
     }
 }
 

@@ -1,37 +1,82 @@
 import Foundation
 import Hummingbird
 import Metrics
+import OspreyCodec
 import OspreyDomain
 
+/// What the service learnt of a source before processing it: for a URL's security options
+/// and the debug headers.
+struct SourceFacts {
+    let bytes: Int
+    let width: Int
+    let height: Int
+}
+
 extension ImageService {
-    /// The source's bytes as they are, for `raw`, or for `skip_processing` when the source's
-    /// format is one it lists; `nil` to process it. The bytes come through the pipeline's
-    /// shared, cached download, so a source it does not skip is not fetched again, and only
-    /// bytes of an image format the server decodes are answered.
-    func unprocessed(_ resolved: ResolvedSource, options: ImgproxyOptions) async throws(ServerError) -> Response? {
-        let source: CachedData
+    /// The source's bytes as they are, for `raw`, or when the source's format is one the URL
+    /// (`skp`) or the server skips and the URL names no other; `nil` to process it. The bytes
+    /// come through the pipeline's shared, cached download, so a source it does not skip is
+    /// not fetched again, and only bytes of an image format the server decodes are answered.
+    func unprocessed(_ resolved: ResolvedSource, request: ImgproxyPath) async throws(ServerError) -> Response? {
+        let options = request.options
+        let skipped = options.skipProcessing.union(configuration.skipProcessingFormats)
+        guard options.raw || !skipped.isEmpty else { return nil }
+        let source = try await sourceData(resolved)
+        guard let format = source.metadata.format,
+              options.raw || (skipped.contains(format) && (options.format == nil || options.format == format)) else { return nil }
+        var headers: HTTPFields = [.contentType: format.mediaType,
+                                   .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil)]
+        headers[.contentDisposition] = ContentDisposition.header(for: request, format: format,
+                                                                 attachment: options.returnsAttachment ?? configuration.returnsAttachment)
+        if configuration.usesETags { headers[.eTag] = "\"" + ContentDigest.hex(source.data) + "\"" }
+        if configuration.usesLastModified, let lastModified = resolved.lastModified ?? source.metadata.lastModified {
+            headers[.lastModified] = lastModified
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: source.data)))
+    }
+
+    /// The source's size and header, checked against the URL's security options, when those
+    /// or the debug headers need them; `nil` otherwise (no fetch ahead of the pipeline's).
+    func checkedSource(_ resolved: ResolvedSource, against limits: ImgproxySecurityOptions) async throws(ServerError) -> SourceFacts? {
+        if !limits.isEmpty, !configuration.allowsSecurityOptions {
+            throw ServerError(ImgproxyError.securityOption("the server does not allow them"))
+        }
+        guard !limits.isEmpty || configuration.debugHeaders else { return nil }
+        let source = try await sourceData(resolved)
+        let info: ImageInfo
         do {
-            source = try await pipeline.data(for: ImageRequest(source: resolved.source))
+            info = try ImageCodec().info(.data(source.data))
+        } catch {
+            throw ServerError(ImagePipeline.Error.decodingFailed(error))
+        }
+        if let refusal = limits.refusal(bytes: source.data.count, width: info.width, height: info.height, frames: info.frameCount) {
+            throw ServerError(.tooLarge, refusal)
+        }
+        return SourceFacts(bytes: source.data.count, width: info.width, height: info.height)
+    }
+
+    /// The source's bytes, through the pipeline's shared, cached download.
+    private func sourceData(_ resolved: ResolvedSource) async throws(ServerError) -> CachedData {
+        do {
+            return try await pipeline.data(for: ImageRequest(source: resolved.source))
         } catch {
             if Task.isCancelled { throw ServerError(.timedOut, "the deadline passed while loading: \(error)") }
             throw ServerError(error)
         }
-        guard let format = source.metadata.format, options.raw || options.skipProcessing.contains(format) else { return nil }
-        let headers: HTTPFields = [.contentType: format.mediaType,
-                                   .cacheControl: "public, max-age=\(configuration.maxAge)",
-                                   .eTag: "\"" + ContentDigest.hex(source.data) + "\""]
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: source.data)))
     }
 
-    /// The server's fallback image, processed as `request` asks, when its source failed:
-    /// `200` with `Fallback-Image: 1`; `nil` without a fallback image or when it fails too.
-    func fallback(for request: ImgproxyPath, encoding: OutputEncoding, varies: Bool, start: ContinuousClock.Instant) async -> Response? {
-        guard let path = configuration.fallbackImage else { return nil }
-        let imageRequest = request.options.imageRequest(source: .file(path: URL(fileURLWithPath: path).standardizedFileURL.path),
-                                                        watermark: watermark)
+    /// The server's fallback image, processed as `request` asks, when its source failed with
+    /// `failure`: with `Fallback-Image: 1`, the configured status (or the failure's own) and
+    /// max-age; `nil` without a fallback image or when it fails too.
+    func fallback(for request: ImgproxyPath, encoding: OutputEncoding, varies: Bool, failure: ServerError,
+                  start: ContinuousClock.Instant) async -> Response? {
+        guard let source = configuration.fallbackImage else { return nil }
+        let imageRequest = request.options.imageRequest(source: source, watermark: watermark)
         guard let encoded = try? await pipeline.encodedImage(for: imageRequest, as: encoding) else { return nil }
-        Counter(label: "osprey_fallback_answers_total").increment()
-        var answered = respond(with: encoded, to: request, varies: varies, lastModified: nil, conditions: Conditions([:]), timing: .now - start)
+        Counter(label: "fallback_answers_total").increment()
+        let status = configuration.fallbackStatus == 0 ? failure.status : HTTPResponse.Status(code: configuration.fallbackStatus)
+        var answered = respond(with: encoded, to: request, varies: varies, lastModified: nil, sourceFacts: nil, conditions: Conditions([:]),
+                               timing: .now - start, status: status, fallback: true)
         answered.headers[.init("Server-Timing")!] = "fallback;dur=\(String(format: "%.1f", (ContinuousClock.now - start) / .milliseconds(1)))"
         answered.headers[.init("Fallback-Image")!] = "1"
         return answered

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Metrics
@@ -48,8 +49,9 @@ public final class ImageService: Sendable {
         disk = parts.disk
         self.configuration = configuration
         self.logger = logger
-        negotiation = FormatNegotiation(offersAVIF: configuration.offersAVIF, offersJXL: configuration.offersJXL,
-                                        enforced: configuration.enforcedFormats, preferred: configuration.preferredFormats, written: written)
+        negotiation = FormatNegotiation(auto: configuration.autoFormats, enforced: configuration.enforcedFormats,
+                                        preferred: configuration.preferredFormats, written: written,
+                                        namedOnlyWhenOffered: configuration.formatsNamedOnlyWhenOffered)
         watermark = configuration.watermark.map { ($0, ContentDigest.hex($0.pixels)) }
     }
 
@@ -62,7 +64,7 @@ public final class ImageService: Sendable {
     /// - Throws: ``ServerError``.
     func respond(to request: Request, path: String) async throws -> Response {
         // The work runs as a task of its own, so that the deadline can cancel it: a cancelled
-        // load ends with CancellationError, which is answered 504.
+        // load ends with CancellationError, which is answered 503, as imgproxy's timeout.
         let work = Task { try await self.answer(request, path: path) }
         let deadline = configuration.timeout.map { timeout in Task { try await Task.sleep(for: timeout); work.cancel() } }
         defer { deadline?.cancel() }
@@ -80,44 +82,60 @@ public final class ImageService: Sendable {
         if let secret = configuration.secret, !Self.authorization(request.headers[.authorization], carries: secret) {
             throw ServerError(.forbidden, "the request does not carry the server's secret")
         }
-        let parsed = try authorized(path)
-        let resolved = try resolve(parsed.source)
-        if parsed.options.raw || !parsed.options.skipProcessing.isEmpty,
-           let unprocessed = try await unprocessed(resolved, options: parsed.options) {
-            return unprocessed
+        let parsed = try authorized(path, hints: request.headers)
+        let options = parsed.options
+        if let named = options.format, !negotiation.written.contains(named) {
+            throw ServerError(.unwritableFormat, "no encoder writes \(named)")
         }
-        if let named = parsed.options.format, !negotiation.written.contains(named) {
-            throw ServerError(.invalidURL, "no encoder writes \(named)")
+        let choice = negotiation.choice(named: options.format, accept: request.headers[.accept])
+        let encoding = options.encoding(choice.format, defaultQuality: configuration.defaultQuality, serverQualities: configuration.formatQualities)
+        let resolved: ResolvedSource
+        do {
+            resolved = try resolve(parsed.source)
+        } catch where error.kind == .unreachable {
+            // A missing file is a source that failed, as a missing object is: the fallback answers.
+            if let fallback = await fallback(for: parsed, encoding: encoding, varies: choice.varies, failure: error, start: start) { return fallback }
+            throw error
         }
-        let choice = negotiation.choice(named: parsed.options.format, accept: request.headers[.accept])
-        let encoding = parsed.options.encoding(choice.format, defaultQuality: configuration.defaultQuality)
-        // Every frame when the answer may be in a format that animates; the frames are in the
-        // image's key, so in the answer's too (as a local file's size and time are).
-        let animates = encoding.formats.contains { pipeline.configuration.encoder?.capabilities(for: $0)?.animation == true }
-        let imageRequest = parsed.options.imageRequest(source: resolved.source, watermark: watermark, animates: animates)
+        if let unprocessed = try await unprocessed(resolved, request: parsed) { return unprocessed }
+        let sourceFacts = try await checkedSource(resolved, against: options.security)
+        // Every frame when the answer may be in a format that animates and animations are
+        // allowed at all; the frames are in the image's key, so in the answer's too (as a
+        // local file's size and time are).
+        let animates = configuration.maxAnimationFrames > 1 && options.security.maxAnimationFrames != 1
+            && encoding.formats.contains { pipeline.configuration.encoder?.capabilities(for: $0)?.animation == true }
+        let imageRequest = options.imageRequest(source: resolved.source, watermark: watermark, animates: animates)
         let encoded: EncodedImage
         do {
             encoded = try await pipeline.encodedImage(for: imageRequest, as: encoding)
         } catch {
             if Task.isCancelled { throw ServerError(.timedOut, "the deadline passed while loading: \(error)") }
             if let refusal = ServerError.refusal(in: error) { throw refused(parsed.source, refusal) }
-            if let fallback = await fallback(for: parsed, encoding: encoding, varies: choice.varies, start: start) { return fallback }
+            if let fallback = await fallback(for: parsed, encoding: encoding, varies: choice.varies, failure: ServerError(error), start: start) {
+                return fallback
+            }
             throw ServerError(error)
+        }
+        if let limit = options.security.maxResultDimension, limit > 0, max(encoded.size.width, encoded.size.height) > limit {
+            throw ServerError(.tooLarge, "the result, \(encoded.size.width)×\(encoded.size.height), is over \(limit) pixels a side")
         }
         Self.record(encoded)
         let lastModified = resolved.lastModified ?? encoded.source?.lastModified
-        return respond(with: encoded, to: parsed, varies: choice.varies, lastModified: lastModified,
+        return respond(with: encoded, to: parsed, varies: choice.varies, lastModified: lastModified, sourceFacts: sourceFacts,
                        conditions: Conditions(request.headers), timing: .now - start)
     }
 
-    /// `path` parsed, with its signature checked (or unsigned URLs allowed) and its expiry.
-    func authorized(_ path: String) throws(ServerError) -> ImgproxyPath {
+    /// `path` parsed over the client hints in `hints` (when the server takes them), with its
+    /// signature checked (or unsigned URLs allowed) and its expiry.
+    func authorized(_ path: String, hints: HTTPFields = [:]) throws(ServerError) -> ImgproxyPath {
         do throws(ImgproxyError) {
-            let parsed = try ImgproxyPath(path, presets: configuration.presets, onlyPresets: configuration.onlyPresets)
+            let parsed = try ImgproxyPath(path, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+                                          baseURL: configuration.baseURL, defaults: defaultOptions(hints: hints))
             if parsed.isUnsigned {
                 // A configured key means every URL is signed, whatever else is set.
                 guard configuration.allowsUnsigned, configuration.signingKeys.pairs.isEmpty else { throw ImgproxyError.unsigned }
-            } else if !configuration.signingKeys.pairs.isEmpty, !configuration.signingKeys.verify(parsed.signature, path: parsed.signedPart) {
+            } else if !configuration.signingKeys.pairs.isEmpty, !configuration.trustedSignatures.contains(parsed.signature),
+                      !configuration.signingKeys.verify(parsed.signature, path: parsed.signedPart) {
                 throw ImgproxyError.badSignature
             }
             if let expires = parsed.options.expires, expires <= pipeline.configuration.clock.now { throw ImgproxyError.expired }
@@ -129,28 +147,78 @@ public final class ImageService: Sendable {
 
     /// `encoded` with its validators, or a `304` when the client holds it already;
     /// `Server-Timing` names the tier that answered and the time taken.
-    func respond(with encoded: EncodedImage, to request: ImgproxyPath, varies: Bool, lastModified: String?,
-                 conditions: Conditions, timing: Duration) -> Response {
-        var maxAge = configuration.maxAge
-        if configuration.passesCacheControl, let freshUntil = encoded.source?.freshUntil {
-            maxAge = max(0, Int(freshUntil.timeIntervalSince(pipeline.configuration.clock.now)))
-        }
+    func respond(with encoded: EncodedImage, to request: ImgproxyPath, varies: Bool, lastModified: String?, sourceFacts: SourceFacts?,
+                 conditions: Conditions, timing: Duration, status: HTTPResponse.Status = .ok, fallback: Bool = false) -> Response {
         let tier = encoded.keptIn.map { "answer-" + $0.rawValue } ?? encoded.imageTier?.rawValue ?? "encoded"
-        var headers: HTTPFields = [.eTag: encoded.entityTag, .cacheControl: "public, max-age=\(maxAge)"]
+        var headers: HTTPFields = [.cacheControl: cacheControl(expires: request.options.expires, fallback: fallback,
+                                                               freshUntil: encoded.source?.freshUntil)]
         headers[.init("Server-Timing")!] = "\(tier);dur=\(String(format: "%.1f", timing / .milliseconds(1)))"
-        headers[.contentDisposition] = ContentDisposition.header(for: request, format: encoded.format)
+        headers[.contentDisposition] = ContentDisposition.header(for: request, format: encoded.format,
+                                                                 attachment: request.options.returnsAttachment ?? configuration.returnsAttachment)
+        let tag = configuration.usesETags && status == .ok ? encoded.entityTag : nil
+        let lastModified = configuration.usesLastModified ? lastModified : nil
+        if let tag { headers[.eTag] = tag }
         if let lastModified { headers[.lastModified] = lastModified }
-        if varies { headers[.vary] = "Accept" }
-        if conditions.areMet(tag: EntityTag(header: encoded.entityTag), lastModified: lastModified) {
+        if let vary = vary(accept: varies) { headers[.vary] = vary }
+        if configuration.setsCanonicalHeader, ["http", "https"].contains(request.source.scheme?.lowercased() ?? "") {
+            headers[HTTPField.Name("Link")!] = "<\(request.source.absoluteString)>; rel=\"canonical\""
+        }
+        if configuration.debugHeaders {
+            headers[.init("X-Result-Width")!] = String(encoded.size.width)
+            headers[.init("X-Result-Height")!] = String(encoded.size.height)
+            if let sourceFacts {
+                headers[.init("X-Origin-Width")!] = String(sourceFacts.width)
+                headers[.init("X-Origin-Height")!] = String(sourceFacts.height)
+                headers[.init("X-Origin-Content-Length")!] = String(sourceFacts.bytes)
+            }
+        }
+        if status == .ok, conditions.areMet(tag: tag.flatMap(EntityTag.init(header:)), lastModified: lastModified) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = encoded.format.mediaType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.data)))
+    }
+
+    /// The request headers an answer depends on: `Accept` when it `varies` with it, and the
+    /// client hints where the server takes them.
+    func vary(accept varies: Bool) -> String? {
+        let names = (varies ? ["Accept"] : []) + (configuration.usesClientHints ? ["Sec-CH-DPR", "DPR", "Sec-CH-Width", "Width"] : [])
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
+    /// imgproxy's `Cache-Control`: the server's max-age, or the fallback image's, or the
+    /// source's freshness when passed through; cut short by the URL's expiry; `no-cache` at 0.
+    func cacheControl(expires: Date?, fallback: Bool, freshUntil: Date?) -> String {
+        let now = pipeline.configuration.clock.now
+        var ttl: Int? = fallback ? configuration.fallbackMaxAge.flatMap { $0 > 0 ? $0 : nil } : nil
+        if let expires, ttl.map({ expires < now.addingTimeInterval(TimeInterval($0)) }) ?? true {
+            ttl = min(configuration.maxAge, max(0, Int(expires.timeIntervalSince(now).rounded(.up))))
+        }
+        // Rounded up: the answer is made moments after the source's freshness was read.
+        if ttl == nil, configuration.passesCacheControl, let freshUntil { ttl = max(0, Int(freshUntil.timeIntervalSince(now).rounded(.up))) }
+        let maxAge = ttl ?? configuration.maxAge
+        return maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
+    }
+
+    /// The options the server's settings and a client's hints give before the URL's: the
+    /// colour profile kept or not, and, where the server takes client hints (imgproxy's
+    /// `IMGPROXY_ENABLE_CLIENT_HINTS`): `Sec-CH-DPR` or `DPR` the ratio, `Sec-CH-Width` or
+    /// `Width` the width in device pixels.
+    func defaultOptions(hints headers: HTTPFields) -> ImgproxyOptions {
+        var options = ImgproxyOptions()
+        options.keepsColorProfile = configuration.keepsColorProfiles
+        guard configuration.usesClientHints else { return options }
+        let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }
+        if let dpr = header(["Sec-CH-DPR", "DPR"]).flatMap(Double.init), dpr > 0, dpr <= 8 { options.dpr = dpr }
+        if let width = header(["Sec-CH-Width", "Width"]).flatMap(Int.init), width > 0 {
+            options.width = min(16384, Int((Double(width) / options.dpr).rounded()))
+        }
+        return options
     }
 
     /// A source the policy keeps out, counted by reason.
     func refused(_ source: URL, _ reason: SourceRefusal) -> ServerError {
-        Counter(label: "osprey_source_refusals_total", dimensions: [("reason", reason.rawValue)]).increment()
+        Counter(label: "source_refusals_total", dimensions: [("reason", reason.rawValue)]).increment()
         return ServerError(.refused, "\(reason): \(source.absoluteString)")
     }
 
@@ -158,10 +226,10 @@ public final class ImageService: Sendable {
     /// (`network` counts a source fetch).
     static func record(_ encoded: EncodedImage) {
         if let kept = encoded.keptIn {
-            Counter(label: "osprey_answer_tier_total", dimensions: [("tier", "answer-" + kept.rawValue)]).increment()
+            Counter(label: "answer_tier_total", dimensions: [("tier", "answer-" + kept.rawValue)]).increment()
         } else if let tier = encoded.imageTier {
-            Counter(label: "osprey_image_tier_total", dimensions: [("tier", tier.rawValue)]).increment()
-            if tier == .network { Counter(label: "osprey_source_fetches_total").increment() }
+            Counter(label: "image_tier_total", dimensions: [("tier", tier.rawValue)]).increment()
+            if tier == .network { Counter(label: "source_fetches_total").increment() }
         }
     }
 

@@ -45,7 +45,7 @@ extension ImageService {
         guard file.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else { throw refused(source, .outsideRoot) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
               attributes[.type] as? FileAttributeType == .typeRegular,
-              let modified = attributes[.modificationDate] as? Date else { throw ServerError(.notFound, "no file for \(source.absoluteString)") }
+              let modified = attributes[.modificationDate] as? Date else { throw ServerError(.unreachable, "no file for \(source.absoluteString)") }
         return ResolvedSource(source: .file(path: file), lastModified: HTTPDate.string(from: modified))
     }
 }

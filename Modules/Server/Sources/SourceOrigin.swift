@@ -5,6 +5,10 @@ import Foundation
 /// sending, lies under the entry's path. Matching the text instead let
 /// `https://images.example.com.evil.com/` and `https://images.example.com@evil.com/` pass an
 /// entry `https://images.example.com`, and `…/public/../private/x.jpg` pass `…/public/`.
+///
+/// A `*` in the entry's host or path matches any run of characters but `/`, as in imgproxy's
+/// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`, `https://cdn.example.com/*/public/`):
+/// still against the parsed host and the path as it will be sent.
 struct SourceOrigin: Sendable, Hashable {
     let scheme: String
     let host: String
@@ -22,9 +26,23 @@ struct SourceOrigin: Sendable, Hashable {
     /// Whether `url` lies under this entry. A URL carrying a user name or password never does.
     func contains(_ url: URL) -> Bool {
         guard url.user == nil, url.password == nil, let parts = Self.parts(of: url) else { return false }
-        guard parts.scheme == scheme, parts.host == host, parts.port == port else { return false }
-        if path.isEmpty || path.hasSuffix("/") { return parts.path.hasPrefix(path) }
-        return parts.path == path || parts.path.hasPrefix(path + "/")
+        guard parts.scheme == scheme, parts.port == port, Self.matches(host, parts.host[...], wholly: true) else { return false }
+        if path.isEmpty || path.hasSuffix("/") { return Self.matches(path, parts.path[...], wholly: false) }
+        return Self.matches(path, parts.path[...], wholly: true) || Self.matches(path + "/", parts.path[...], wholly: false)
+    }
+
+    /// Whether `text` is `pattern` (`wholly`) or starts with it, a `*` in the pattern standing
+    /// for any run of characters but `/`.
+    static func matches(_ pattern: String, _ text: Substring, wholly: Bool) -> Bool {
+        guard let star = pattern.firstIndex(of: "*") else { return wholly ? text == pattern : text.hasPrefix(pattern) }
+        let head = pattern[..<star], rest = String(pattern[pattern.index(after: star)...])
+        guard text.hasPrefix(head) else { return false }
+        var tail = text.dropFirst(head.count)
+        while true {
+            if matches(rest, tail, wholly: wholly) { return true }
+            guard let next = tail.first, next != "/" else { return false }
+            tail = tail.dropFirst()
+        }
     }
 
     private static func parts(of url: URL) -> (scheme: String, host: String, port: Int?, path: String)? {

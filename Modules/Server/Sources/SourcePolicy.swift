@@ -20,7 +20,9 @@ public struct SourcePolicy: Sendable {
     public init(allowedPrefixes: [String] = [], allowing categories: Set<IPAddress.Category> = []) {
         self.allowedPrefixes = allowedPrefixes
         allowed = allowedPrefixes.compactMap(SourceOrigin.init)
-        let hosts = allowedPrefixes.filter { $0.lowercased().hasPrefix("http") }.compactMap { URL(string: $0)?.host }.filter { !$0.isEmpty }
+        // A host the list names is trusted wherever it resolves; one named by a wildcard is not.
+        let hosts = allowedPrefixes.filter { $0.lowercased().hasPrefix("http") }.compactMap { URL(string: $0)?.host }
+            .filter { !$0.isEmpty && !$0.contains("*") }
         addressPolicy = AddressPolicy(allowing: categories, trustedHosts: Set(hosts))
     }
 

@@ -10,6 +10,12 @@ public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsigned
     /// The URL's `expires` time has passed (`404`, as imgproxy answers).
     case expired
+    /// A format imgproxy writes and this server does not (`422`, as imgproxy answers a format
+    /// it cannot save).
+    case unwritableFormat(String)
+    /// One of imgproxy's security options (`max_src_resolution`…) where the server does not
+    /// allow them (`403`, as imgproxy answers).
+    case securityOption(String)
 
     public var description: String {
         switch self {
@@ -18,6 +24,8 @@ public enum ImgproxyError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badSignature: "the signature does not match"
         case .unsigned: "unsigned URLs are not allowed"
         case .expired: "the URL has expired"
+        case .unwritableFormat(let name): "no encoder writes \(name)"
+        case .securityOption(let name): "security options are not allowed: \(name)"
         }
     }
 }

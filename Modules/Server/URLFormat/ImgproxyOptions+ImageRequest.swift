@@ -66,10 +66,12 @@ extension ImgproxyOptions {
 }
 
 extension ImgproxyOptions {
-    /// How the answer is encoded: its format chosen as `format` says, the URL's quality (or
-    /// its per-format qualities over `defaultQuality`), its byte budget and cache buster.
-    func encoding(_ format: OutputEncoding.FormatChoice, defaultQuality: Int) -> OutputEncoding {
-        OutputEncoding(format: format, quality: quality ?? defaultQuality, qualities: quality == nil ? formatQuality : [:],
+    /// How the answer is encoded: its format chosen as `format` says; the URL's quality, else
+    /// its quality for the format, else the server's for the format, else `defaultQuality`
+    /// (imgproxy's precedence); its byte budget and cache buster.
+    func encoding(_ format: OutputEncoding.FormatChoice, defaultQuality: Int, serverQualities: [ImageFormat: Int] = [:]) -> OutputEncoding {
+        OutputEncoding(format: format, quality: quality ?? defaultQuality,
+                       qualities: quality == nil ? serverQualities.merging(formatQuality) { $1 } : [:],
                        maxBytes: maxBytes, variant: cacheBuster)
     }
 }

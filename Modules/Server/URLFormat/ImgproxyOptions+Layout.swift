@@ -33,7 +33,12 @@ extension ImgproxyOptions {
         case "wm", "watermark":
             watermark = try Self.watermark(args)
         case "skp", "skip_processing":
-            skipProcessing = Set(try args.map { (text) throws(ImgproxyError) in try Self.format(text) })
+            // A format of imgproxy's that Osprey does not read is never a source's here: passed over.
+            var formats: Set<ImageFormat> = []
+            for text in args where !Self.imgproxyFormats.contains(text.lowercased()) || ImageFormat(fileExtension: text) != nil {
+                formats.insert(try Self.format(text))
+            }
+            skipProcessing = formats
         case "raw":
             raw = try Self.bool(try Self.single(args, name))
         case "da", "disable_animation":

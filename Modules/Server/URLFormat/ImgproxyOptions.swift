@@ -30,8 +30,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var expires: Date?
     /// The name in `Content-Disposition`, without extension; `nil` for the source's.
     package var filename: String?
-    /// `Content-Disposition: attachment` rather than `inline`.
-    package var returnsAttachment = false
+    /// `Content-Disposition: attachment` rather than `inline`; `nil` for the server's choice.
+    package var returnsAttachment: Bool?
     /// Clockwise, 0, 90, 180 or 270 degrees.
     package var rotation = 0
     /// Top, right, bottom and left, in pixels before `dpr`; `nil` for none.
@@ -72,6 +72,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var raw = false
     /// `da`: the first frame of an animation even where the answer's format could animate.
     package var disablesAnimation = false
+    /// The URL's own limits (the service refuses them unless it allows them).
+    package var security = ImgproxySecurityOptions()
 
     package struct Zoom: Hashable, Sendable {
         package var x = 1.0
@@ -156,11 +158,9 @@ package struct ImgproxyOptions: Hashable, Sendable {
         case "mb", "max_bytes":
             guard let bytes = Int(try Self.single(args, name)), bytes >= 0 else { throw .malformed("max_bytes must be 0 or more") }
             maxBytes = bytes > 0 ? bytes : nil
-        case "sm", "strip_metadata":
-            // Answers never carry EXIF or XMP: stripping is all Osprey does.
-            guard try Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping metadata (sm:0)") }
-        case "kcr", "keep_copyright":
-            guard try !Self.bool(try Self.single(args, name)) else { throw .unsupported("keeping copyright metadata (kcr:1)") }
+        case "sm", "strip_metadata", "kcr", "keep_copyright":
+            // Answers never carry EXIF, XMP or IPTC, copyright or not (Docs/MIGRATING-FROM-IMGPROXY.md).
+            _ = try Self.bool(try Self.single(args, name))
         case "scp", "strip_color_profile":
             keepsColorProfile = try !Self.bool(try Self.single(args, name))
         case "rs", "resize":
@@ -190,6 +190,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
             // EXIF orientation is always applied.
             _ = try Self.bool(try Self.single(args, name))
         default:
+            if try security.apply(name, args) { return }
             guard try applyLayout(name, args) else { throw .unsupported("option \(name)") }
         }
     }
@@ -258,9 +259,16 @@ package struct ImgproxyOptions: Hashable, Sendable {
     }
 
     /// The format an `f:` value or a URL's extension names (the codec's table); the service
-    /// refuses one it does not write.
+    /// refuses one it does not write. One of imgproxy's formats that Osprey has no encoder or
+    /// decoder for is ``ImgproxyError/unwritableFormat(_:)``, as imgproxy answers a format it
+    /// cannot save (`422`), not an unknown name (`404`).
     static func format(_ text: String) throws(ImgproxyError) -> ImageFormat {
-        guard let format = ImageFormat(fileExtension: text) else { throw .unsupported("format \(text)") }
+        guard let format = ImageFormat(fileExtension: text) else {
+            throw Self.imgproxyFormats.contains(text.lowercased()) ? .unwritableFormat(text) : .unsupported("format \(text)")
+        }
         return format
     }
+
+    /// The formats imgproxy names.
+    static let imgproxyFormats: Set<String> = ["jpeg", "jpg", "jxl", "png", "webp", "gif", "ico", "svg", "heic", "avif", "bmp", "tiff"]
 }

@@ -11,16 +11,20 @@ package struct ImgproxyPath: Sendable {
     package let options: ImgproxyOptions
     package let source: URL
 
-    /// Parses `path` (as received, percent-encoding kept). The `default` preset applies
-    /// first; with `onlyPresets`, the first segment names presets (`a:b`) and nothing else
-    /// may stand before the source, as imgproxy's presets-only mode reads URLs.
-    package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false) throws(ImgproxyError) {
+    /// Parses `path` (as received, percent-encoding kept) over `defaults` (what the client's
+    /// hints say). The `default` preset applies first; with `onlyPresets`, the first segment
+    /// names presets (`a:b`) and nothing else may stand before the source, as imgproxy's
+    /// presets-only mode reads URLs. A source not starting with `baseURL` is taken as relative
+    /// to it (imgproxy's `IMGPROXY_BASE_URL`).
+    package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
+                 defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
+        let path = Self.repaired(path)
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
         signature = String(trimmed[..<slash])
         signedPart = String(trimmed[slash...])
         let segments = trimmed[trimmed.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
-        var options = ImgproxyOptions()
+        var options = defaults
         try presets.applyDefault(to: &options)
         var index = 0
         if onlyPresets {
@@ -52,11 +56,27 @@ package struct ImgproxyPath: Sendable {
             guard let decoded = Self.base64URLDecoded(encoded) else { throw .malformed("the source is not base64url") }
             sourceText = decoded
         }
+        if let baseURL, !baseURL.isEmpty, !sourceText.hasPrefix(baseURL) { sourceText = baseURL + sourceText }
         guard let url = URL(string: sourceText), let scheme = url.scheme, url.host?.isEmpty == false || scheme == "local" else {
             throw .malformed("the source is not an absolute URL")
         }
         self.options = options
         source = url
+    }
+
+    /// `path` as proxies and CDNs should have left it, repaired as imgproxy repairs it before
+    /// checking the signature: `%3A` back to `:` in the options, and a plain source's
+    /// `scheme:/host` (a slash merged away) back to `scheme://host` (`local:///` for files).
+    static func repaired(_ path: String) -> String {
+        guard let plain = path.range(of: "/plain/") else { return path.replacingOccurrences(of: "%3A", with: ":") }
+        let options = path[..<plain.lowerBound].replacingOccurrences(of: "%3A", with: ":")
+        var source = String(path[plain.upperBound...])
+        let merged = /^(\S+):\/([^\/])/
+        if let match = source.firstMatch(of: merged) {
+            let scheme = String(match.1)
+            source.replaceSubrange(match.range, with: scheme + (scheme == "local" ? ":///" : "://") + match.2)
+        }
+        return options + "/plain/" + source
     }
 
     /// `insecure` and `_` stand for no signature.

@@ -1,6 +1,9 @@
+import Foundation
+
 /// Named sets of processing options, as imgproxy's presets: `thumb=rs:fill:64:64/q:70`. A URL
 /// applies them with `pr:thumb`; a preset named `default` applies to every URL before its own
-/// options; a preset may name others, never itself through them.
+/// options; a preset may name others, and one already being applied is passed over, as
+/// imgproxy passes over a loop.
 public struct ImgproxyPresets: Hashable, Sendable {
     let named: [String: [Substring]]
 
@@ -20,6 +23,7 @@ public struct ImgproxyPresets: Hashable, Sendable {
                 throw .malformed("a preset is NAME=OPTIONS: \(definition)")
             }
             let options = definition[definition.index(after: equals)...]
+            guard !options.trimmingCharacters(in: .whitespaces).isEmpty else { throw .malformed("the preset \(definition[..<equals]) is empty") }
             named[String(definition[..<equals])] = options.split(separator: "/").filter { !$0.isEmpty }
         }
         self.init(named: named)
@@ -45,7 +49,7 @@ public struct ImgproxyPresets: Hashable, Sendable {
     private func apply(_ names: [String], to options: inout ImgproxyOptions, using: inout Set<String>) throws(ImgproxyError) {
         for name in names {
             guard let segments = named[name] else { throw .malformed("unknown preset \(name)") }
-            guard using.insert(name).inserted else { throw .malformed("preset \(name) names itself") }
+            guard using.insert(name).inserted else { continue }
             for segment in segments {
                 let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
                 if parts[0] == "pr" || parts[0] == "preset" {

@@ -12,18 +12,26 @@ public struct SigningKeys: Sendable {
 
     /// Every pair accepted; none means signatures are not checked.
     public let pairs: [Pair]
+    /// The bytes of the HMAC a signature carries, 1…32: imgproxy's `IMGPROXY_SIGNATURE_SIZE`,
+    /// which shortens URLs by signing with the digest's first bytes (32, the whole digest, by
+    /// default).
+    public let signatureSize: Int
 
     /// No keys: only unsigned URLs can be served, and only where the service allows them.
-    public static let none = SigningKeys(pairs: [])
+    public static let none = SigningKeys(pairs: [], signatureSize: 32)
 
-    private init(pairs: [Pair]) {
+    private init(pairs: [Pair], signatureSize: Int) {
         self.pairs = pairs
+        self.signatureSize = signatureSize
     }
 
     /// Pairs from hex keys and salts, given in the same order (imgproxy's `IMGPROXY_KEY`
-    /// and `IMGPROXY_SALT`).
-    /// - Throws: ``ImgproxyError/malformed(_:)`` when the counts differ or a value is not hex.
-    public init(hexKeys: [String], hexSalts: [String]) throws(ImgproxyError) {
+    /// and `IMGPROXY_SALT`), with signatures of `signatureSize` bytes.
+    /// - Throws: ``ImgproxyError/malformed(_:)`` when the counts differ, a value is not hex, or
+    ///   the size is not 1…32.
+    public init(hexKeys: [String], hexSalts: [String], signatureSize: Int = 32) throws(ImgproxyError) {
+        guard (1...32).contains(signatureSize) else { throw .malformed("the signature size is 1…32 bytes") }
+        self.signatureSize = signatureSize
         guard hexKeys.count == hexSalts.count else { throw .malformed("give as many --salt as --key values") }
         var pairs: [Pair] = []
         for (key, salt) in zip(hexKeys, hexSalts) {
@@ -35,14 +43,21 @@ public struct SigningKeys: Sendable {
         self.pairs = pairs
     }
 
+    /// These pairs, with signatures of `signatureSize` bytes.
+    /// - Throws: ``ImgproxyError/malformed(_:)`` unless the size is 1…32.
+    public func withSignatureSize(_ signatureSize: Int) throws(ImgproxyError) -> SigningKeys {
+        guard (1...32).contains(signatureSize) else { throw .malformed("the signature size is 1…32 bytes") }
+        return SigningKeys(pairs: pairs, signatureSize: signatureSize)
+    }
+
     /// The signature of `path` (from the slash after the signature) under `pair`.
-    static func signature(of path: String, with pair: Pair) -> String {
+    func signature(of path: String, with pair: Pair) -> String {
         var message = pair.salt
         message += Array(path.utf8)
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = HMAC(EVP_sha256(), pair.key, Int32(pair.key.count), message, message.count, &digest, &length)
-        return Data(digest.prefix(Int(length))).base64EncodedString()
+        return Data(digest.prefix(min(Int(length), signatureSize))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
@@ -50,13 +65,13 @@ public struct SigningKeys: Sendable {
     /// `path` (`/{options…}/{source}`) signed with the first pair, as an app that makes its
     /// own URLs signs them; `insecure` in place of a signature when there is no pair.
     public func signed(_ path: String) -> String {
-        "/" + (pairs.first.map { Self.signature(of: path, with: $0) } ?? "insecure") + path
+        "/" + (pairs.first.map { signature(of: path, with: $0) } ?? "insecure") + path
     }
 
     /// Whether `signature` matches `path` under any pair, compared in constant time.
     func verify(_ signature: String, path: String) -> Bool {
         pairs.contains { pair in
-            let expected = Array(Self.signature(of: path, with: pair).utf8), given = Array(signature.utf8)
+            let expected = Array(self.signature(of: path, with: pair).utf8), given = Array(signature.utf8)
             guard expected.count == given.count else { return false }
             return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
         }

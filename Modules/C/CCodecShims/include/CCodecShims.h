@@ -131,10 +131,11 @@ void osp_png_close(osp_png_decoder *decoder);
 // MARK: - Encoding
 
 /// Encodes 8-bit samples (1 gray, 3 RGB, or 4 RGBA whose alpha is ignored) as JPEG at
-/// quality 1...100. On success *out is malloc'ed (free with osp_free). 0 or -1 (message in error).
-/// With icc non-NULL, the profile is written in APP2 markers.
+/// quality 1...100, progressive when progressive is non-zero. On success *out is malloc'ed
+/// (free with osp_free). 0 or -1 (message in error). With icc non-NULL, the profile is
+/// written in APP2 markers.
 int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                    int components, int quality, const uint8_t *icc, size_t icc_length,
+                    int components, int quality, int progressive, const uint8_t *icc, size_t icc_length,
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 /// Encodes 8-bit samples (1 gray, 3 RGB, 4 RGBA) as PNG, with an iCCP chunk when icc is
 /// non-NULL. Same conventions as osp_jpeg_encode.

@@ -1,0 +1,101 @@
+extension ImgproxyEnvironment {
+    /// imgproxy v3.31's variables (without `IMGPROXY_`) that ``apply(to:)`` honours.
+    package static let known: Set<String> = [
+        "BIND", "TIMEOUT", "WRITE_TIMEOUT", "READ_REQUEST_TIMEOUT", "READ_TIMEOUT", "DOWNLOAD_TIMEOUT", "WORKERS", "CONCURRENCY",
+        "REQUESTS_QUEUE_SIZE", "MAX_CLIENTS", "PATH_PREFIX", "HEALTH_CHECK_PATH", "PROMETHEUS_BIND", "PROMETHEUS_NAMESPACE",
+        "KEY", "SALT", "SIGNATURE_SIZE", "TRUSTED_SIGNATURES", "SECRET",
+        "MAX_SRC_RESOLUTION", "MAX_SRC_FILE_SIZE", "MAX_ANIMATION_FRAMES", "MAX_REDIRECTS", "ALLOW_SECURITY_OPTIONS",
+        "ALLOW_LOOPBACK_SOURCE_ADDRESSES", "ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "ALLOW_PRIVATE_SOURCE_ADDRESSES", "ALLOWED_SOURCES",
+        "LOCAL_FILESYSTEM_ROOT", "USE_S3", "S3_REGION", "S3_ENDPOINT", "S3_ENDPOINT_USE_PATH_STYLE",
+        "FALLBACK_IMAGE_PATH", "FALLBACK_IMAGE_URL", "FALLBACK_IMAGE_DATA", "FALLBACK_IMAGE_HTTP_CODE", "FALLBACK_IMAGE_TTL",
+        "AUTO_WEBP", "ENFORCE_WEBP", "AUTO_AVIF", "ENFORCE_AVIF", "AUTO_JXL", "ENFORCE_JXL", "ENABLE_WEBP_DETECTION",
+        "ENABLE_AVIF_DETECTION", "PREFERRED_FORMATS", "SKIP_PROCESSING_FORMATS", "QUALITY", "FORMAT_QUALITY", "TTL",
+        "CACHE_CONTROL_PASSTHROUGH", "USE_ETAG", "USE_LAST_MODIFIED", "RETURN_ATTACHMENT", "ENABLE_DEBUG_HEADERS",
+        "ENABLE_CLIENT_HINTS", "DEVELOPMENT_ERRORS_MODE", "SET_CANONICAL_HEADER", "STRIP_COLOR_PROFILE", "JPEG_PROGRESSIVE",
+        "AVIF_SPEED", "JXL_EFFORT", "ALLOW_ORIGIN", "BASE_URL", "PRESETS", "PRESETS_SEPARATOR", "PRESETS_PATH", "ONLY_PRESETS",
+        "WATERMARK_PATH", "WATERMARK_DATA", "WATERMARK_OPACITY", "LOG_FORMAT", "LOG_LEVEL", "NETWORK", "ARGUMENTS_SEPARATOR",
+        "AUTO_ROTATE",
+    ]
+
+    /// Variables that stop the start when set to what Osprey cannot do, and why: each would
+    /// change what is served, or who may use the server, if passed over.
+    package static let refused: [String: String] = [
+        "NETWORK": "Osprey listens on TCP only",
+        "ARGUMENTS_SEPARATOR": "Osprey's URLs separate arguments with `:` only",
+        "AUTO_ROTATE": "Osprey always applies EXIF orientation",
+        "WATERMARK_OPACITY": "Osprey lays the watermark at the URL's opacity only",
+        "WATERMARK_URL": "give the watermark as IMGPROXY_WATERMARK_PATH or IMGPROXY_WATERMARK_DATA",
+        "MAX_RESULT_DIMENSION": "Osprey bounds results by pixels (--max-result-resolution), not by side",
+        "MAX_ANIMATION_FRAME_RESOLUTION": "Osprey bounds an animation by its pixels in all (--max-source-resolution)",
+        "ALLOWED_PROCESSING_OPTIONS": "Osprey cannot restrict URLs to some options",
+        "IGNORE_SSL_VERIFICATION": "Osprey always verifies sources' certificates",
+        "COOKIE_PASSTHROUGH": "Osprey sends no client cookies to sources",
+        "COOKIE_PASSTHROUGH_ALL": "Osprey sends no client cookies to sources",
+        "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
+        "URL_REPLACEMENTS": "Osprey does not rewrite source URLs",
+        "BASE64_URL_INCLUDES_FILENAME": "Osprey reads base64 sources without file names",
+        "S3_ASSUME_ROLE_ARN": "Osprey signs S3 requests with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only",
+        "S3_ASSUME_ROLE_EXTERNAL_ID": "Osprey signs S3 requests with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only",
+        "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
+        "USE_GCS": "Osprey has no Google Cloud Storage sources",
+        "GCS_KEY": "Osprey has no Google Cloud Storage sources",
+        "USE_ABS": "Osprey has no Azure Blob Storage sources",
+        "USE_SWIFT": "Osprey has no OpenStack Swift sources",
+        "ENV_AWS_SECRET_ID": "Osprey reads no settings from AWS Secrets Manager",
+        "ENV_AWS_SSM_PARAMETERS_PATH": "Osprey reads no settings from AWS Systems Manager",
+        "ENV_GCP_SECRET_ID": "Osprey reads no settings from Google Secret Manager",
+        "ENV_LOCAL_FILE_PATH": "give the file to the container or shell as an env file",
+    ]
+
+    /// Variables Osprey passes over, and why that changes nothing served: named in one
+    /// notice at start.
+    package static let unhonoured: [String: String] = [
+        "GRACEFUL_STOP_TIMEOUT": "Osprey finishes the requests in flight, however long",
+        "WRITE_RESPONSE_TIMEOUT": "Osprey bounds a request by IMGPROXY_TIMEOUT",
+        "KEEP_ALIVE_TIMEOUT": "Osprey closes idle connections after IMGPROXY_READ_REQUEST_TIMEOUT",
+        "CLIENT_KEEP_ALIVE_TIMEOUT": "Osprey's source connections are libcurl's",
+        "SO_REUSEPORT": "one Osprey process serves every core",
+        "USER_AGENT": "Osprey sends its own User-Agent",
+        "MAX_SVG_CHECK_BYTES": "Osprey reads no SVG yet",
+        "SANITIZE_SVG": "Osprey reads no SVG yet",
+        "ALWAYS_RASTERIZE_SVG": "Osprey reads no SVG yet",
+        "SVG_UNLIMITED": "Osprey reads no SVG yet",
+        "PNG_UNLIMITED": "Osprey's PNG decoder has its own limits",
+        "PNG_INTERLACED": "Osprey writes PNG without interlacing (the same image)",
+        "PNG_QUANTIZE": "Osprey writes PNG in full colour (the same image, larger)",
+        "PNG_QUANTIZATION_COLORS": "Osprey writes PNG in full colour",
+        "WEBP_EFFORT": "Osprey encodes WebP at libwebp's default effort",
+        "WEBP_PRESET": "Osprey encodes WebP with libwebp's default preset",
+        "STRIP_METADATA": "Osprey's answers never carry metadata",
+        "KEEP_COPYRIGHT": "Osprey's answers never carry metadata",
+        "ENFORCE_THUMBNAIL": "Osprey decodes the image itself, at the size asked",
+        "USE_LINEAR_COLORSPACE": "Osprey resamples in its own colour space",
+        "DISABLE_SHRINK_ON_LOAD": "Osprey always decodes at the smallest size that serves",
+        "ETAG_BUSTER": "Osprey's ETags change whenever the answer's bytes or source do",
+        "SOURCE_URL_QUERY_SEPARATOR": "Osprey reads local and S3 sources' paths whole",
+        "REPORT_DOWNLOADING_ERRORS": "Osprey reports to no error service",
+        "REPORT_IO_ERRORS": "Osprey reports to no error service",
+        "FREE_MEMORY_INTERVAL": "Osprey returns memory as it frees it",
+        "DOWNLOAD_BUFFER_SIZE": "Osprey sizes buffers by the response",
+        "BUFFER_POOL_CALIBRATION_THRESHOLD": "Osprey sizes buffers by the response",
+        "LOG_MEM_STATS": "Osprey does not log memory statistics",
+        "FAIL_ON_DEPRECATION": "Osprey reads the deprecated names as their new ones",
+        "PPROF_BIND": "Osprey serves no Go profiler",
+        "VIPS_CACHE_TRACE": "Osprey does not use libvips",
+        "VIPS_LEAK_CHECK": "Osprey does not use libvips",
+    ]
+
+    /// The error-reporting and monitoring services imgproxy reports to and Osprey does not,
+    /// by prefix (a notice each).
+    package static let reporting: [String] = ["DATADOG_", "NEW_RELIC_", "OPEN_TELEMETRY_", "CLOUD_WATCH_", "BUGSNAG_", "HONEYBADGER_", "SENTRY_",
+                                      "AIRBRAKE_", "SYSLOG_"]
+
+    /// imgproxy Pro's settings, by prefix (a notice each).
+    package static let proOnly: [String] = [
+        "ENABLE_VIDEO_THUMBNAILS", "VIDEO_", "GIF2MP4", "AVIF_SUBSAMPLE", "JPEG_NO_SUBSAMPLE", "JPEG_TRELLIS_QUANT",
+        "JPEG_OVERSHOOT_DERINGING", "JPEG_OPTIMIZE_SCANS", "JPEG_QUANT_TABLE", "PNG_QUANTIZATION_", "WEBP_COMPRESSION",
+        "WEBP_SMART_SUBSAMPLE", "AUTOQUALITY_", "OBJECT_DETECTION_", "SMART_CROP_", "UNSHARP_MASKING_", "WATERMARKS_CACHE_SIZE",
+        "FALLBACK_IMAGES_CACHE_SIZE", "CACHE_", "ENABLE_PDF", "PDF_", "PSD_", "FONTS_", "STRIP_METADATA_DPI",
+        "USE_GIF_OPTIMIZER", "CUSTOM_REQUEST_HEADERS", "CUSTOM_RESPONSE_HEADERS", "CUSTOM_HEADERS_SEPARATOR", "SERVER_NAME",
+    ]
+}
