@@ -28,7 +28,8 @@ struct DemoTests {
 
     /// osprey-server with the gallery, as `make demo` starts it (on a free port).
     static func demo() throws -> ServerProcess {
-        try ServerProcess.start(arguments: ["--key", key, "--salt", salt, "--gallery", try samples.get().path])
+        try ServerProcess.start(arguments: ["--key", key, "--salt", salt, "--gallery", try samples.get().path,
+                                       "--auto-format", "webp"])
     }
 
     @Test func aBrowserShowsEveryPhotographAndAReloadIsAnsweredFromKeptAnswers() throws {

@@ -8,9 +8,9 @@ import Osprey
 ///
 /// A variable whose meaning exists here is honoured. One that cannot be is never passed over
 /// in silence: where ignoring it would change what is served or who may use it, ``apply(to:)``
-/// throws, naming it; otherwise it is named in ``notices``, as are imgproxy Pro's variables.
-/// Where imgproxy's default is less safe than Osprey's (private source addresses), Osprey's
-/// stays and a notice says so.
+/// throws, naming it; otherwise it is named in the notices `apply(to:)` returns, as are
+/// imgproxy Pro's variables. Where imgproxy's default is less safe than Osprey's (private
+/// source addresses), Osprey's stays and a notice says so.
 ///
 /// ```swift
 /// var server = ServerConfiguration(service: .init(signingKeys: .none, allowsUnsigned: true))
