@@ -24,6 +24,12 @@ public enum Orientation: Int, Hashable, Sendable, CaseIterable {
     /// The orientation for an EXIF value; invalid values (0, 9 …) count as ``up``.
     public init(exifValue: Int) { self = Orientation(rawValue: exifValue) ?? .up }
 
+    /// The orientation a decoder applies for an EXIF value (`nil` for none) under `options`:
+    /// ``up`` where they keep the pixels as stored.
+    public init(exifValue: Int?, applying options: DecodingOptions) {
+        self = options.appliesOrientation ? Orientation(exifValue: exifValue ?? 1) : .up
+    }
+
     /// The orientation HEIF's transform boxes describe: `irot` turns the image `angle` × 90°
     /// anticlockwise, then `imir` mirrors it (mode 0 exchanges top and bottom, 1 left and right).
     public init(irotAngle angle: Int, imirMode mirror: Int?) {

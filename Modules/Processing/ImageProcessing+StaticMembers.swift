@@ -74,6 +74,11 @@ extension ImageProcessing where Self == ImageProcessors.Rotate {
     public static func rotate(quarterTurns: Int) -> Self { ImageProcessors.Rotate(quarterTurns: quarterTurns) }
 }
 
+extension ImageProcessing where Self == ImageProcessors.Flip {
+    /// ``ImageProcessors/Flip`` across (`horizontal`), down (`vertical`) or both.
+    public static func flip(horizontal: Bool, vertical: Bool) -> Self { ImageProcessors.Flip(horizontal: horizontal, vertical: vertical) }
+}
+
 extension ImageProcessing where Self == ImageProcessors.Padding {
     /// ``ImageProcessors/Padding`` of the given widths, in `color` (transparent without one).
     public static func padding(top: Int, right: Int, bottom: Int, left: Int, color: RGBAColor? = nil) -> Self {

@@ -1,6 +1,7 @@
 import Foundation
 import OspreyCodec
 import OspreyDomain
+import OspreyPixels
 import OspreyTesting
 import Testing
 
@@ -43,6 +44,22 @@ extension CPUBoundCodecTests {
             // Landscape_6 is stored 1200x1800 and shown 1800x1200: a 300x100 box gives 150x100.
             let image = try decode("exif-orientation/Landscape_6.jpg", options: DecodingOptions(targetSize: PixelSize(width: 300, height: 100)))
             #expect(image.size == PixelSize(width: 150, height: 100))
+        }
+
+        @Test(arguments: ["jpg", "webp"])
+        func keptAsStoredTheyAreNotTurned(_ ext: String) throws {
+            var stored = DecodingOptions()
+            stored.appliesOrientation = false
+            for value in [3, 6, 8] {
+                let name = "exif-orientation/pillow-hopper/hopper_orientation_\(value).\(ext)"
+                let asStored = try decode(name, options: stored)
+                let upright = try decode(name, options: DecodingOptions())
+                let bytes = { (image: Image) in CodecTestSupport.bytes(of: image, channels: 3) }
+                let psnr = asStored.size == upright.size ? ReferenceDecoder.psnr(bytes(asStored), bytes(upright)) : 0
+                #expect(psnr < 20, "\(name): orientation \(value) is not applied (PSNR \(psnr) dB against upright)")
+                let turnedBack = Orientation(exifValue: value).applied(to: asStored)
+                #expect(ReferenceDecoder.psnr(bytes(turnedBack), bytes(upright)) > 40, "\(name): the stored pixels, turned, are the upright ones")
+            }
         }
 
         private func decode(_ name: String, options: DecodingOptions) throws -> Image {

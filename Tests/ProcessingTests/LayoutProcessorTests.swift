@@ -24,6 +24,18 @@ struct LayoutProcessorTests {
         #expect(try ImageProcessors.Rotate(quarterTurns: 4).process(Self.corners) == Self.corners)
     }
 
+    @Test func flipsMirrorAcrossDownOrBoth() throws {
+        let across = try ImageProcessors.Flip(horizontal: true, vertical: false).process(Self.corners)
+        #expect(Pixels.at(across, 0, 0) == [0, 0, 255] && Pixels.at(across, 2, 1) == [255, 255, 255], "left and right exchanged")
+        let down = try ImageProcessors.Flip(horizontal: false, vertical: true).process(Self.corners)
+        #expect(Pixels.at(down, 0, 0) == [255, 255, 255] && Pixels.at(down, 2, 1) == [0, 0, 255], "top and bottom exchanged")
+        let both = try ImageProcessors.Flip(horizontal: true, vertical: true).process(Self.corners)
+        #expect(both == (try ImageProcessors.Rotate(quarterTurns: 2).process(Self.corners)), "both is a half turn")
+        #expect(try ImageProcessors.Flip(horizontal: false, vertical: false).process(Self.corners) == Self.corners)
+        #expect(Set([across, down, both].map(\.size)) == [Self.corners.size])
+        #expect(ImageProcessors.Flip(horizontal: true, vertical: true).identifier == "flip(hv)")
+    }
+
     @Test func paddingGrowsTheImageInItsColourOrTransparent() throws {
         let teal = RGBAColor(red: 0, green: 128, blue: 128)
         let padded = try ImageProcessors.Padding(top: 1, right: 2, bottom: 3, left: 4, color: teal).process(Self.corners)

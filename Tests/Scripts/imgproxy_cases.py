@@ -729,6 +729,84 @@ def _(s):
     expect(len(low.body) < len(named.body) / 2 and len(high.body) > len(low.body), (len(low.body), len(named.body), len(high.body)))
 
 
+# MARK: Turns and mirrors
+
+R = "processing/rotate_and_flip_test.go (imgproxy master)"
+ORIENTED = [f"orientation-{n}.jpg" for n in range(1, 9)]
+for n, name in enumerate(ORIENTED, start=1):
+    shutil.copy(os.path.join(CORPUS, f"exif-orientation/Landscape_{n}.jpg"), os.path.join(LOCAL, name))
+TURNS = [(rotate, h, v) for rotate in (0, 90, 180, 270) for h in (False, True) for v in (False, True)]
+
+
+def turned(name, rotate, flip_h, flip_v, auto_rotate):
+    """Pillow's picture of what the URL asks: EXIF orientation applied or the pixels as
+    stored, turned clockwise, then mirrored, as imgproxy orders them."""
+    from PIL import ImageOps
+    image = Image.open(os.path.join(LOCAL, name))
+    image = ImageOps.exif_transpose(image) if auto_rotate else image
+    image = image.convert("L").rotate(-rotate, expand=True)
+    image = ImageOps.mirror(image) if flip_h else image
+    return ImageOps.flip(image) if flip_v else image
+
+
+def turn_url(name, rotate, flip_h, flip_v, auto_rotate):
+    options = [f"rot:{rotate}"] if rotate else []
+    if flip_h or flip_v:
+        options.append(f"fl:{int(flip_h)}:{int(flip_v)}")
+    if not auto_rotate:
+        options.append("ar:0")
+    return "/unsafe/w:90/" + "/".join(options + ["plain", f"local:///{name}@png"])
+
+
+def check_turns(s, names, turns, auto_rotate):
+    """Each answer is Pillow's picture of it (mean grey difference under 8 of 255 at the
+    answer's size), so answers that should differ do, as imgproxy's hashes compare them."""
+    from PIL import ImageChops, ImageStat
+    for name in names:
+        for rotate, flip_h, flip_v in turns:
+            url = turn_url(name, rotate, flip_h, flip_v, auto_rotate)
+            a = s.get(url)
+            expect(a.status == 200, f"{url}: {a}")
+            answer = Image.open(io.BytesIO(a.body)).convert("L")
+            expected = turned(name, rotate, flip_h, flip_v, auto_rotate)
+            expect(answer.size[0] == 90 and abs(answer.size[1] - round(90 * expected.size[1] / expected.size[0])) <= 1,
+                   f"{url}: {answer.size} for {expected.size}")
+            difference = ImageStat.Stat(ImageChops.difference(answer, expected.resize(answer.size, Image.BILINEAR))).mean[0]
+            expect(difference < 8, f"{url}: differs from Pillow's by {difference:.1f}")
+
+
+ADAPTED_TURNS = ("imgproxy's orientation-N.png hold one picture's pixels under each EXIF orientation; the corpus's "
+                 "Landscape_N.jpg hold one upright picture stored in each. Each answer is compared with Pillow's turn and "
+                 "mirror of the source instead of with the other answers' hashes")
+
+
+@case(R, "TestOrientationAutoRotate", adapted=ADAPTED_TURNS)
+def _(s):
+    check_turns(s, ORIENTED, [(0, False, False)], auto_rotate=False)
+    check_turns(s, ORIENTED, [(0, False, False)], auto_rotate=True)
+
+
+@case(R, "TestRotateFlip", adapted=ADAPTED_TURNS)
+def _(s):
+    check_turns(s, ORIENTED, TURNS, auto_rotate=False)
+
+
+@case(R, "TestRotateFlipAutoRotate", adapted=ADAPTED_TURNS)
+def _(s):
+    check_turns(s, ORIENTED, TURNS, auto_rotate=True)
+
+
+@case(R, "IMGPROXY_AUTO_ROTATE=false: pixels as stored unless ar:1", {"IMGPROXY_AUTO_ROTATE": "false"})
+def _(s):
+    from PIL import ImageChops, ImageStat
+    for option, auto_rotate in [("", False), ("ar:1/", True)]:
+        a = Image.open(io.BytesIO(s.get(f"/unsafe/w:90/{option}plain/local:///orientation-6.jpg@png").body)).convert("L")
+        expected = turned("orientation-6.jpg", 0, False, False, auto_rotate)
+        expect(a.size[1] == round(90 * expected.size[1] / expected.size[0]), f"{option or 'default'}: {a.size}")
+        difference = ImageStat.Stat(ImageChops.difference(a, expected.resize(a.size, Image.BILINEAR))).mean[0]
+        expect(difference < 8, f"{option or 'default'}: differs from Pillow's by {difference:.1f}")
+
+
 # MARK: Run
 
 

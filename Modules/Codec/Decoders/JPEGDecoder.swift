@@ -49,7 +49,7 @@ public struct JPEGDecoder: ImageDecoding {
         return try JPEGSession.with(input) { session throws(ImageDecodingError) in
             session.acceptTruncation(acceptsTruncatedFiles)
             let header = try session.readHeader(limits: limits)
-            let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
+            let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
             let stored = PixelSize(width: Int(header.width), height: Int(header.height))
             let output = orientation.storedOutputSize(for: stored, options: options)
             let profile = session.colorProfile

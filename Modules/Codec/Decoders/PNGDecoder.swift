@@ -30,7 +30,7 @@ public struct PNGDecoder: ImageDecoding {
         if options.frames == .all, let animation = try decodeAnimation(input, options: options) { return animation }
         return try PNGSession.with(input) { session throws(ImageDecodingError) in
             let info = try session.readInfo(limits: limits)
-            let orientation = Orientation(exifValue: session.exifOrientation ?? 1)
+            let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
             let output = orientation.storedOutputSize(for: stored, options: options)
             let profile = session.colorProfile

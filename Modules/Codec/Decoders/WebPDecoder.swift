@@ -29,7 +29,7 @@ public struct WebPDecoder: ImageDecoding {
         try InputReader.checkLength(of: input, limits: limits)
         let data = try InputReader.allBytes(of: input)
         let features = try Self.features(of: data, limits: limits)
-        let orientation = Orientation(exifValue: Self.exifOrientation(in: data) ?? 1)
+        let orientation = Orientation(exifValue: Self.exifOrientation(in: data), applying: options)
         let stored = PixelSize(width: Int(features.width), height: Int(features.height))
         let output = orientation.storedOutputSize(for: stored, options: options)
         let image = features.has_animation != 0

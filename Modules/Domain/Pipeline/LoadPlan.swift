@@ -47,8 +47,10 @@ struct LoadPlan: Sendable {
 
     /// How the source is decoded for this request.
     var decodingOptions: DecodingOptions {
-        DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
-                        colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
+        var options = DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
+                                      colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
+        options.appliesOrientation = request.appliesOrientation
+        return options
     }
 
     /// Where the image may be on disk, in the order to look. The original is read even under

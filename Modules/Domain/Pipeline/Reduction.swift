@@ -5,9 +5,12 @@ import Foundation
 /// it instead of decoding the source again: responsive images ask for many widths of one
 /// photo.
 enum Reduction {
-    /// One key per source and colour handling, in the memory cache beside the processed images.
+    /// One key per source, colour handling and orientation, in the memory cache beside the
+    /// processed images.
     static func key(for request: ImageRequest, keys: ImagePipeline.CacheKeys) -> CacheKey {
-        CacheKey(source: keys.data.source, variant: request.colorHandling == .preserve ? "reduced;color=preserve" : "reduced")
+        var variant = request.colorHandling == .preserve ? "reduced;color=preserve" : "reduced"
+        if !request.appliesOrientation { variant += ";orientation=stored" }
+        return CacheKey(source: keys.data.source, variant: variant)
     }
 
     /// Whether `reduction` is at least as large as `options` asks, so resampling it loses

@@ -12,6 +12,10 @@ public struct DecodingOptions: Hashable, Sendable {
     public var frames: FrameSelection
     /// Which part a `fill` keeps when it crops to ``targetSize``.
     public var gravity: CropGravity
+    /// Whether an EXIF orientation turns the pixels upright (the default) or they are kept
+    /// as stored (imgproxy's `auto_rotate:0`). Orientation a format's own boxes give (HEIF's
+    /// `irot`, JPEG XL's codestream) is part of the image and always applied.
+    public var appliesOrientation = true
 
     /// Creates options.
     public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,

@@ -39,6 +39,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// Which part a `fill` keeps when it crops: the centre (the default), a point, or the
     /// most interesting window.
     public var gravity: CropGravity = .centre
+    /// Whether an EXIF orientation turns the pixels upright (the default) or they are kept
+    /// as stored, as ``DecodingOptions/appliesOrientation``.
+    public var appliesOrientation = true
 
     /// Creates a request for any source.
     public init(
@@ -91,6 +94,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         if !processors.isEmpty { parts.append("p=" + processors.map(\.identifier).joined(separator: "|")) }
         if frames == .all { parts.append("frames=all") }
         if colorHandling == .preserve { parts.append("color=preserve") }
+        if !appliesOrientation { parts.append("orientation=stored") }
         if contentMode == .fill, gravity != .centre { parts.append(gravity.identifier) }
         return CacheKey(source: sourceKey(normalization), variant: parts.joined(separator: ";"))
     }

@@ -22,7 +22,6 @@ extension ImgproxyEnvironment {
     package static let refused: [String: String] = [
         "NETWORK": "Osprey listens on TCP only",
         "ARGUMENTS_SEPARATOR": "Osprey's URLs separate arguments with `:` only",
-        "AUTO_ROTATE": "Osprey always applies EXIF orientation",
         "WATERMARK_OPACITY": "Osprey lays the watermark at the URL's opacity only",
         "WATERMARK_URL": "give the watermark as IMGPROXY_WATERMARK_PATH or IMGPROXY_WATERMARK_DATA",
         "MAX_RESULT_DIMENSION": "Osprey bounds results by pixels (--max-result-resolution), not by side",

@@ -83,7 +83,6 @@ public struct ImgproxyEnvironment: Sendable {
         switch name {
         case "NETWORK": return !["tcp", "tcp4", "tcp6"].contains(text)
         case "ARGUMENTS_SEPARATOR": return text != ":"
-        case "AUTO_ROTATE": return (try? Self.bool(text, name: name)) == false
         case "WATERMARK_OPACITY": return Double(text) != 1
         default: return (try? Self.bool(text, name: name)) ?? true
         }
@@ -245,6 +244,7 @@ public struct ImgproxyEnvironment: Sendable {
         if let on = try bool("DEVELOPMENT_ERRORS_MODE") { service.developmentErrors = on }
         if let on = try bool("SET_CANONICAL_HEADER") { service.setsCanonicalHeader = on }
         if let strips = try bool("STRIP_COLOR_PROFILE") { service.keepsColorProfiles = !strips }
+        if let on = try bool("AUTO_ROTATE") { service.autoRotates = on }
         if let on = try bool("JPEG_PROGRESSIVE") { service.osprey.encoders.append(JPEGEncoder(progressive: on)) }
         if let speed = try int("AVIF_SPEED", least: 0) {
             guard speed <= 9 else { throw ImgproxyEnvironmentError(name: "IMGPROXY_AVIF_SPEED", reason: "0…9") }

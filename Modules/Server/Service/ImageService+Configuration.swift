@@ -107,6 +107,9 @@ extension ImageService {
         /// Answers keep the source's colour profile unless the URL says `scp:1`
         /// (`IMGPROXY_STRIP_COLOR_PROFILE=false`); by default they are converted to sRGB.
         public var keepsColorProfiles: Bool
+        /// An EXIF orientation turns sources upright unless the URL says `ar:0`
+        /// (`IMGPROXY_AUTO_ROTATE`; on by default); off, pixels stay as stored unless it says `ar:1`.
+        public var autoRotates: Bool
         /// The client's `DPR` and `Width` hints (and their `Sec-CH-` forms) set `dpr` and the width
         /// before the URL's options (`IMGPROXY_ENABLE_CLIENT_HINTS`); answers vary with them.
         public var usesClientHints: Bool
@@ -175,6 +178,7 @@ extension ImageService {
             usesClientHints = false
             setsCanonicalHeader = false
             keepsColorProfiles = false
+            autoRotates = true
             allowsSecurityOptions = false
             fallbackStatus = 200
             fallbackMaxAge = nil

@@ -201,12 +201,13 @@ public final class ImageService: Sendable {
     }
 
     /// The options the server's settings and a client's hints give before the URL's: the
-    /// colour profile kept or not, and, where the server takes client hints (imgproxy's
+    /// colour profile kept or not, EXIF orientation applied or not, and, where the server takes client hints (imgproxy's
     /// `IMGPROXY_ENABLE_CLIENT_HINTS`): `Sec-CH-DPR` or `DPR` the ratio, `Sec-CH-Width` or
     /// `Width` the width in device pixels.
     func defaultOptions(hints headers: HTTPFields) -> ImgproxyOptions {
         var options = ImgproxyOptions()
         options.keepsColorProfile = configuration.keepsColorProfiles
+        options.autoRotates = configuration.autoRotates
         guard configuration.usesClientHints else { return options }
         let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }
         if let dpr = header(["Sec-CH-DPR", "DPR"]).flatMap(Double.init), dpr > 0, dpr <= 8 { options.dpr = dpr }

@@ -6,7 +6,8 @@ extension ImgproxyOptions {
     /// The pipeline request these options ask for, of `source`. A side of 0 is free: it
     /// follows from the other (`PixelSize`'s rule too).
     /// The box is the rotated result's, as imgproxy reads it, so a quarter turn decodes into
-    /// the box turned and with its gravity turned back. After the resize come the turn, the
+    /// the box turned and with its gravity flipped and turned back. After the resize come the
+    /// turn, the flip, the
     /// blur, sharpening and pixelation, the padding (scaled by `dpr`) and the background, in
     /// imgproxy's order.
     /// What only imgproxy says (trim, crop, minimum sides, zoom, enlarging, extending, offsets,
@@ -21,6 +22,7 @@ extension ImgproxyOptions {
         let radius = { (sigma: Double) in max(1, Int((2 * sigma).rounded())) }
         var processors: [any ImageProcessing] = []
         if rotation != 0 { processors.append(.rotate(quarterTurns: rotation / 90)) }
+        if flipsHorizontally || flipsVertically { processors.append(.flip(horizontal: flipsHorizontally, vertical: flipsVertically)) }
         var request: ImageRequest
         if needsGeometry {
             processors.append(ImgproxyGeometry(trim: trim, crop: crop, resizingType: resizingType, width: width, height: height,
@@ -33,7 +35,7 @@ extension ImgproxyOptions {
             let size: PixelSize? = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
             let fills = resizingType == .fill && width > 0 && height > 0
             request = ImageRequest(source: source, targetSize: size, contentMode: fills ? .fill : .fit)
-            request.gravity = Self.turnedBack(gravity.cropGravity ?? .centre, degrees: rotation)
+            request.gravity = Self.turnedBack(flippedBack(gravity.cropGravity ?? .centre), degrees: rotation)
         }
         if let blur { processors.append(.blur(radius: radius(blur))) }
         if let sharpen { processors.append(.sharpen(radius: radius(sharpen))) }
@@ -49,8 +51,15 @@ extension ImgproxyOptions {
         request.processors = processors
         if animates && !disablesAnimation { request.frames = .all }
         request.colorHandling = keepsColorProfile ? .preserve : .convertToSRGB
+        request.appliesOrientation = autoRotates
         request.options.insert(.disableMemoryCacheWrites)
         return request
+    }
+
+    /// The gravity in the unflipped image that lands at `gravity` after the flip.
+    private func flippedBack(_ gravity: CropGravity) -> CropGravity {
+        guard case .point(let x, let y) = gravity else { return gravity }
+        return .point(x: flipsHorizontally ? 1 - x : x, y: flipsVertically ? 1 - y : y)
     }
 
     /// The gravity in the unturned image that lands at `gravity` after a clockwise turn.

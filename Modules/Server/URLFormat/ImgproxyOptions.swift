@@ -34,6 +34,12 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var returnsAttachment: Bool?
     /// Clockwise, 0, 90, 180 or 270 degrees.
     package var rotation = 0
+    /// Mirrored left to right, after the turn.
+    package var flipsHorizontally = false
+    /// Mirrored top to bottom, after the turn.
+    package var flipsVertically = false
+    /// Whether an EXIF orientation turns the source upright (`ar:0` keeps it as stored).
+    package var autoRotates = true
     /// Top, right, bottom and left, in pixels before `dpr`; `nil` for none.
     package var padding: [Int]?
     /// What transparent parts and the padding are filled with; `nil` keeps transparency.
@@ -139,6 +145,10 @@ package struct ImgproxyOptions: Hashable, Sendable {
         case "rot", "rotate":
             guard let degrees = Int(try Self.single(args, name)), degrees % 90 == 0 else { throw .malformed("rotate takes a multiple of 90") }
             rotation = (degrees % 360 + 360) % 360
+        case "fl", "flip":
+            guard (1...2).contains(args.count) else { throw .malformed("flip takes horizontal and vertical") }
+            if !args[0].isEmpty { flipsHorizontally = try Self.bool(args[0]) }
+            if args.count == 2, !args[1].isEmpty { flipsVertically = try Self.bool(args[1]) }
         case "pd", "padding":
             padding = try Self.padding(args)
         case "bg", "background":
@@ -187,8 +197,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
             guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("blur must be 0…100") }
             blur = sigma > 0 ? sigma : nil
         case "ar", "auto_rotate":
-            // EXIF orientation is always applied.
-            _ = try Self.bool(try Self.single(args, name))
+            autoRotates = try Self.bool(try Self.single(args, name))
         default:
             if try security.apply(name, args) { return }
             guard try applyLayout(name, args) else { throw .unsupported("option \(name)") }
