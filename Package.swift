@@ -72,13 +72,15 @@ let package = Package(
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
-        // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C, and
-        // giflib's frame loop with its canvas (giflib ships no pkg-config file: libgif-dev).
+        // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C, giflib's
+        // frame loop with its canvas (giflib ships no pkg-config file: libgif-dev), and GIF
+        // writing through libimagequant and cgif (libimagequant-dev, libcgif-dev).
         .target(
             name: "CCodecShims",
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("cgif"),
+                             .linkedLibrary("imagequant"), .linkedLibrary("m")]
         ),
 
         // libavif, libheif and libjxl opened on first use (dlopen), so a process that meets none

@@ -3,7 +3,7 @@ import OspreyDomain
 
 /// The default codec: a decoder registry and an encoder registry behind one `ImageDecoding`
 /// and `ImageEncoding`. Built in, it decodes JPEG, PNG (and APNG), GIF, WebP, AVIF, HEIC and
-/// JPEG XL and encodes JPEG, PNG, WebP, AVIF and JPEG XL; decoders and encoders of your own
+/// JPEG XL and encodes JPEG, PNG, WebP, GIF, AVIF and JPEG XL; decoders and encoders of your own
 /// are added with `register(_:)`: a decoder is asked before the built-in ones, an encoder
 /// writes the formats its capabilities declare.
 ///
@@ -38,7 +38,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
             GIFDecoder(limits: limits), WebPDecoder(limits: limits), AVIFDecoder(limits: limits), HEICDecoder(limits: limits),
             JXLDecoder(limits: limits),
         ])
-        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), AVIFEncoder(), JXLEncoder()])
+        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder(), AVIFEncoder(), JXLEncoder()])
     }
 
     /// Asks `decoder` first: it decodes the inputs its `detectFormat(of:)` recognises, a

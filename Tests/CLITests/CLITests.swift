@@ -120,7 +120,16 @@ struct CodecCommandTests {
         #expect(bad.output == "osprey: not an image: the data starts with `<html>not an ima`\n")
         let missing = try ChildProcess.run(Self.osprey, ["info", "/nonexistent/photo.jpg"])
         #expect(missing.status == 66)
-        #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.gif"]).status == 64)
+        #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.heic"]).status == 64)
+    }
+
+    @Test func anAnimatedGIFIsWrittenAsAnAnimatedGIF() throws {
+        let out = Self.folder.appendingPathComponent("banana.gif")
+        let converted = try ChildProcess.run(Self.osprey, ["convert", try Corpus.file("gif/kingfisher_dancing-banana.gif").path, "--size", "100x100",
+                                                           "-o", out.path, "--overwrite"])
+        #expect(converted.status == 0, "\(converted.output)")
+        let info = try ChildProcess.run(Self.osprey, ["info", out.path]).output
+        #expect(info.contains("format: gif") && info.contains("frames: 8"), "\(info)")
     }
 
     @Test func headersClaiming65000SquareAreRefusedWithoutHoldingMemory() throws {

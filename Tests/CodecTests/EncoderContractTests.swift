@@ -7,7 +7,7 @@ import Testing
 /// ImageCodec and each built-in encoder pass the ImageEncoding contract, read back by the codec.
 @Suite("Encoders")
 struct EncoderContractTests {
-    static let floors: [ImageFormat: Double] = [.jpeg: 30, .png: .infinity, .webp: 30, .avif: 28, .jxl: 30]
+    static let floors: [ImageFormat: Double] = [.jpeg: 30, .png: .infinity, .webp: 30, .gif: 28, .avif: 28, .jxl: 30]
 
     @Test("ImageCodec passes the ImageEncoding contract", arguments: ImageEncodingContract.Check.allCases)
     func codec(_ check: ImageEncodingContract.Check) throws {
@@ -16,7 +16,7 @@ struct EncoderContractTests {
 
     @Test("Each format's encoder passes the ImageEncoding contract", arguments: ImageEncodingContract.Check.allCases)
     func perFormat(_ check: ImageEncodingContract.Check) throws {
-        let encoders: [(any ImageEncoding, ImageFormat)] = [(JPEGEncoder(), .jpeg), (PNGEncoder(), .png), (WebPEncoder(), .webp), (AVIFEncoder(), .avif),
+        let encoders: [(any ImageEncoding, ImageFormat)] = [(JPEGEncoder(), .jpeg), (PNGEncoder(), .png), (WebPEncoder(), .webp), (GIFEncoder(), .gif), (AVIFEncoder(), .avif),
                                                           (JXLEncoder(), .jxl)]
         for (encoder, format) in encoders {
             try ImageEncodingContract(fixture: .init(encoder: encoder, formats: [format: Self.floors[format]!],

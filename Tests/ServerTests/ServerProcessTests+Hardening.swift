@@ -53,7 +53,8 @@ extension ServerProcessTests {
         let paths = try Self.paths([Spec(url: source, width: 32, height: 32, extension_: "webp"),
                                     Spec(url: source, width: 32, height: 32),
                                     Spec(url: source, width: 32, height: 32, extension_: "webp", advanced: ["da:1"]),
-                                    Spec(url: source, width: 32, height: 32, extension_: "png")])
+                                    Spec(url: source, width: 32, height: 32, extension_: "png"),
+                                    Spec(url: source, width: 32, height: 32, extension_: "gif")])
         let server = try Self.server(origin, ["--auto-format", "webp"])
         defer { #expect(server.stop() == 0) }
         func frames(_ body: Data) throws -> Int {
@@ -69,7 +70,13 @@ extension ServerProcessTests {
         #expect(negotiated.headers.contains("content-type: image/webp") && negotiatedFrames == 4, "negotiated WebP too")
         #expect(try frames(try server.get(paths[2]).body) == 1, "da:1 asks for the first frame")
         #expect(try frames(try server.get(paths[3]).body) == 1, "PNG holds one")
-        #expect(try frames(try server.get(paths[1], headers: ["Accept: */*"]).body) == 1, "a client without WebP gets a still")
+        let kept = try server.get(paths[1], headers: ["Accept: */*"])
+        let keptFrames = try frames(kept.body)
+        #expect(kept.headers.contains("content-type: image/gif") && keptFrames == 4,
+                "a client without WebP gets the animated GIF, as imgproxy keeps a GIF source's format")
+        let gif = try server.get(paths[4])
+        let gifFrames = try frames(gif.body)
+        #expect(gif.headers.contains("content-type: image/gif") && gifFrames == 4, "asked as GIF: every frame")
     }
 
     @Test func theAllowListMatchesParsedOriginsNotText() throws {

@@ -38,13 +38,13 @@ public struct ImageEncodingContract: Sendable {
     /// Creates the contract for `fixture`.
     public init(fixture: Fixture) { self.fixture = fixture }
 
-    /// A 48×32 gradient with alpha falling from left to right.
+    /// A 48×32 gradient with alpha falling from left to right, past half (GIF keeps one bit).
     static let input: Image = {
         let (width, height) = (48, 32)
         var pixels: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                pixels += [UInt8(x * 5), UInt8(y * 7), UInt8((x + y) * 3), UInt8(255 - x * 2)]
+                pixels += [UInt8(x * 5), UInt8(y * 7), UInt8((x + y) * 3), UInt8(255 - x * 5)]
             }
         }
         return try! Image(width: width, height: height, pixelFormat: .rgba8, pixels: pixels)

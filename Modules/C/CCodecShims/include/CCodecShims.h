@@ -142,6 +142,14 @@ int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
 int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                    int components, int compression_level, const uint8_t *icc, size_t icc_length,
                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
+/// Encodes `frame_count` RGBA frames (straight alpha, `width` × `height`, rows packed) as a GIF:
+/// each quantised to at most 255 colours by libimagequant with `dither` (0…1) at `speed` (1…10),
+/// a palette shared while it fits, pixels that do not change left transparent, and each
+/// frame cropped to what changed (cgif). `delays` in centiseconds (NULL for none); `loop_count`
+/// plays (0 forever). Same conventions as osp_jpeg_encode.
+int osp_gif_encode(const uint8_t *const *frames, size_t frame_count, uint32_t width, uint32_t height,
+                   const uint16_t *delays, int loop_count, double dither, int speed,
+                   uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
 
 #endif
