@@ -3,13 +3,14 @@
 #
 # The server is built on the host with Swift's runtime linked in (`make container` stages it
 # beside this file); the image holds Debian's runtime libraries only. AVIF, HEIC and JPEG XL
-# are read through libavif, libheif and libjxl, which the server opens when first needed.
+# are read through libavif, libheif and libjxl, and SVG through librsvg, which the server opens
+# when first needed.
 FROM debian:bookworm-slim
 
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates libcurl4 libssl3 libsqlite3-0 libhiredis0.14 libstdc++6 \
-        libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libwebpmux3 libgif7 libcgif0 libimagequant0 liblcms2-2 \
+        libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libwebpmux3 libgif7 libcgif0 libimagequant0 liblcms2-2 librsvg2-2 libxml2 \
         libavif15 libheif1 libjxl0.7 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --no-log-init --uid 10001 --user-group --home-dir /var/cache/osprey-server --create-home osprey-server

@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev libavif-dev libheif-dev libjxl-dev
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev librsvg2-2 libxml2-dev libavif-dev libheif-dev libjxl-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
 # WebP, GIF, APNG and AVIF; pillow-heif for HEIC; numpy for the HDR reference; imgproxy, a URL
 # builder, for the server tests.

@@ -35,6 +35,7 @@ let package = Package(
         fuzzTarget("FuzzAVIF", []),
         fuzzTarget("FuzzHEIC", []),
         fuzzTarget("FuzzJXL", []),
+        fuzzTarget("FuzzSVG", []),
         fuzzTarget("FuzzProfile", ["OspreyCodec", "OspreyDomain"]),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),

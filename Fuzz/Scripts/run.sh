@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzProfile FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
 # Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
 export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
@@ -23,6 +23,7 @@ seeds() {
         FuzzAVIF) echo "$corpus/avif" ;;
         FuzzHEIC) echo "$corpus/heic" ;;
         FuzzJXL) echo "$work/jxl-seeds" ;;
+        FuzzSVG) echo "$here/Seeds/svg" ;;
         FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;

@@ -79,6 +79,46 @@ extension ServerProcessTests {
         #expect(gif.headers.contains("content-type: image/gif") && gifFrames == 4, "asked as GIF: every frame")
     }
 
+    @Test func anSVGsReferencesAreNeitherFetchedNorAnswered() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let secret = origin.url("/files/secret.png").absoluteString, track = origin.url("/files/track.png").absoluteString
+        let svg = """
+            <?xml version="1.0"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20">
+              <style>rect { fill: url(\(track)); }</style>
+              <script>fetch('\(secret)')</script>
+              <rect width="40" height="20" fill="#c00" onload="alert(1)"/>
+              <image href="\(secret)" width="10" height="10"/>
+              <image xlink:href="file:///etc/passwd" width="10" height="10"/>
+              <image href="http://169.254.169.254/latest/meta-data/" width="10" height="10"/>
+              <foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="\(secret)"/></foreignObject>
+            </svg>
+            """
+        origin.serve("logo.svg", Data(svg.utf8), contentType: "image/svg+xml")
+        let png = try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png"))
+        origin.serve("secret.png", png, contentType: "image/png")
+        origin.serve("track.png", png, contentType: "image/png")
+        let source = origin.url("/files/logo.svg").absoluteString
+        let paths = try Self.paths([Spec(url: source, width: 400, extension_: "png"), Spec(url: source, width: 400)])
+        let server = try Self.server(origin)
+        defer { #expect(server.stop() == 0) }
+
+        let raster = try server.get(paths[0])
+        #expect(raster.status == 200 && raster.headers.contains("content-type: image/png"))
+        #expect(try Self.size(raster.body) == (400, 200), "drawn at the size asked, past its own 40x20")
+        let passed = try server.get(paths[1])
+        let text = String(decoding: passed.body, as: UTF8.self)
+        #expect(passed.status == 200 && passed.headers.contains("content-type: image/svg+xml"))
+        #expect(passed.headers.contains("content-security-policy: script-src 'none'"))
+        #expect(text.contains("<rect") && text.contains("#c00"), "the drawing stays: \(text)")
+        for gone in ["script", "onload", "secret.png", "track.png", "file:", "169.254", "foreignObject", "iframe"] {
+            #expect(!text.contains(gone), "\(gone) removed: \(text)")
+        }
+        let fetched = origin.requests.map(\.path)
+        #expect(!fetched.contains { $0.contains("secret") || $0.contains("track") }, "only the SVG was fetched: \(fetched)")
+    }
+
     @Test func theAllowListMatchesParsedOriginsNotText() throws {
         let bare = SourcePolicy(allowedPrefixes: ["https://images.example.com"])
         for refused in ["https://images.example.com.evil.com/a.jpg", "https://images.example.com@evil.com/a.jpg",

@@ -4,13 +4,14 @@ import OspreyDomain
 /// Recognises image formats by their magic bytes — never by a file extension or a
 /// Content-Type, which callers and servers get wrong.
 public enum FormatDetector {
-    /// How many leading bytes ``detect(_:)`` needs at most.
-    public static let prefixLength = 32
+    /// How many leading bytes ``detect(_:)`` needs at most: binary formats need 32, SVG the
+    /// XML declaration, comments and doctype before its `<svg`.
+    public static let prefixLength = 512
 
     /// The format the bytes starting with `prefix` are in, or `nil` for no image format
     /// Osprey knows (decodable or not).
     public static func detect(_ prefix: Data) -> ImageFormat? {
-        let b = [UInt8](prefix.prefix(prefixLength))
+        let b = [UInt8](prefix.prefix(32))
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
         }
@@ -27,7 +28,23 @@ public enum FormatDetector {
                 return b.count >= 24 && String(decoding: b[16..<24], as: UTF8.self).contains("avif") ? .avif : .heic
             }
         }
-        return nil
+        return isSVG(prefix.prefix(prefixLength)) ? .svg : nil
+    }
+
+    /// Whether the text starts, after a byte order mark, white space, an XML declaration,
+    /// comments and a doctype, with an `<svg` element.
+    static func isSVG(_ prefix: Data) -> Bool {
+        var text = Substring(String(decoding: prefix, as: UTF8.self))
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        let ends = ["<?": "?>", "<!--": "-->", "<!DOCTYPE": ">", "<!doctype": ">"]
+        while true {
+            text = text.drop { $0.isWhitespace }
+            guard let (start, end) = ends.first(where: { text.hasPrefix($0.key) }) else { break }
+            guard let close = text.dropFirst(start.count).range(of: end) else { return false }
+            text = text[close.upperBound...]
+        }
+        guard text.hasPrefix("<svg"), let next = text.dropFirst(4).first else { return false }
+        return next.isWhitespace || next == ">" || next == "/"
     }
 
     /// The format of `prefix` if Osprey decodes it.
@@ -37,8 +54,8 @@ public enum FormatDetector {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
         }
-        guard [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl].contains(format) else {
-            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF, HEIC and JPEG XL")
+        guard [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl, .svg].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL and SVG")
         }
         return format
     }

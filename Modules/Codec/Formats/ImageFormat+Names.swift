@@ -12,6 +12,7 @@ extension ImageFormat {
         .avif: (["avif"], "image/avif"),
         .heic: (["heic", "heif"], "image/heic"),
         .jxl: (["jxl"], "image/jxl"),
+        .svg: (["svg"], "image/svg+xml"),
     ]
 
     /// The format a file extension (or an imgproxy URL's extension) names, any case; `nil`

@@ -22,6 +22,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let avif = ImageFormat(rawValue: "avif")
     /// JPEG XL (stills and animations; bare codestreams and the container).
     public static let jxl = ImageFormat(rawValue: "jxl")
+    /// SVG (rasterised; never encoded).
+    public static let svg = ImageFormat(rawValue: "svg")
 
     public var description: String { rawValue }
 }

@@ -38,9 +38,9 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    /// The factor `scaled(toFit:mode:)` applies before it stops at 1: above 1 when this size
-    /// is smaller than `target` asks for.
-    func scale(toFit target: PixelSize, mode: ContentMode) -> Double {
+    /// The factor ``scaled(toFit:mode:)`` applies before it stops at 1: above 1 when this size
+    /// is smaller than `target` asks for (a vector is drawn at it, larger or smaller).
+    public func scale(toFit target: PixelSize, mode: ContentMode) -> Double {
         let sx = target.width > 0 ? Double(target.width) / Double(width) : nil
         let sy = target.height > 0 ? Double(target.height) / Double(height) : nil
         return switch (sx, sy) {

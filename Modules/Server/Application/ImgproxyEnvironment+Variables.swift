@@ -14,7 +14,7 @@ extension ImgproxyEnvironment {
         "ENABLE_CLIENT_HINTS", "DEVELOPMENT_ERRORS_MODE", "SET_CANONICAL_HEADER", "STRIP_COLOR_PROFILE", "JPEG_PROGRESSIVE",
         "AVIF_SPEED", "JXL_EFFORT", "ALLOW_ORIGIN", "BASE_URL", "PRESETS", "PRESETS_SEPARATOR", "PRESETS_PATH", "ONLY_PRESETS",
         "WATERMARK_PATH", "WATERMARK_DATA", "WATERMARK_OPACITY", "LOG_FORMAT", "LOG_LEVEL", "NETWORK", "ARGUMENTS_SEPARATOR",
-        "AUTO_ROTATE",
+        "AUTO_ROTATE", "ALWAYS_RASTERIZE_SVG",
     ]
 
     /// Variables that stop the start when set to what Osprey cannot do, and why: each would
@@ -55,10 +55,9 @@ extension ImgproxyEnvironment {
         "CLIENT_KEEP_ALIVE_TIMEOUT": "Osprey's source connections are libcurl's",
         "SO_REUSEPORT": "one Osprey process serves every core",
         "USER_AGENT": "Osprey sends its own User-Agent",
-        "MAX_SVG_CHECK_BYTES": "Osprey reads no SVG yet",
-        "SANITIZE_SVG": "Osprey reads no SVG yet",
-        "ALWAYS_RASTERIZE_SVG": "Osprey reads no SVG yet",
-        "SVG_UNLIMITED": "Osprey reads no SVG yet",
+        "MAX_SVG_CHECK_BYTES": "Osprey recognises SVG in a source's first 512 bytes",
+        "SANITIZE_SVG": "Osprey always sanitises SVG it answers as SVG",
+        "SVG_UNLIMITED": "librsvg's limits on the XML it parses stay",
         "PNG_UNLIMITED": "Osprey's PNG decoder has its own limits",
         "PNG_INTERLACED": "Osprey writes PNG without interlacing (the same image)",
         "PNG_QUANTIZE": "Osprey writes PNG in full colour (the same image, larger)",

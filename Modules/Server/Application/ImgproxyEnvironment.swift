@@ -245,6 +245,7 @@ public struct ImgproxyEnvironment: Sendable {
         if let on = try bool("SET_CANONICAL_HEADER") { service.setsCanonicalHeader = on }
         if let strips = try bool("STRIP_COLOR_PROFILE") { service.keepsColorProfiles = !strips }
         if let on = try bool("AUTO_ROTATE") { service.autoRotates = on }
+        if let on = try bool("ALWAYS_RASTERIZE_SVG") { service.alwaysRasterizesSVG = on }
         if let on = try bool("JPEG_PROGRESSIVE") { service.osprey.encoders.append(JPEGEncoder(progressive: on)) }
         if let speed = try int("AVIF_SPEED", least: 0) {
             guard speed <= 9 else { throw ImgproxyEnvironmentError(name: "IMGPROXY_AVIF_SPEED", reason: "0…9") }

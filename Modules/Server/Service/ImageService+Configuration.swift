@@ -110,6 +110,9 @@ extension ImageService {
         /// An EXIF orientation turns sources upright unless the URL says `ar:0`
         /// (`IMGPROXY_AUTO_ROTATE`; on by default); off, pixels stay as stored unless it says `ar:1`.
         public var autoRotates: Bool
+        /// An SVG source asked in no format is rasterised and answered as any image
+        /// (`IMGPROXY_ALWAYS_RASTERIZE_SVG`); by default it is answered as SVG, sanitised.
+        public var alwaysRasterizesSVG: Bool
         /// The client's `DPR` and `Width` hints (and their `Sec-CH-` forms) set `dpr` and the width
         /// before the URL's options (`IMGPROXY_ENABLE_CLIENT_HINTS`); answers vary with them.
         public var usesClientHints: Bool
@@ -179,6 +182,7 @@ extension ImageService {
             setsCanonicalHeader = false
             keepsColorProfiles = false
             autoRotates = true
+            alwaysRasterizesSVG = false
             allowsSecurityOptions = false
             fallbackStatus = 200
             fallbackMaxAge = nil

@@ -14,25 +14,42 @@ struct SourceFacts {
 
 extension ImageService {
     /// The source's bytes as they are, for `raw`, or when the source's format is one the URL
-    /// (`skp`) or the server skips and the URL names no other; `nil` to process it. The bytes
-    /// come through the pipeline's shared, cached download, so a source it does not skip is
-    /// not fetched again, and only bytes of an image format the server decodes are answered.
+    /// (`skp`) or the server skips and the URL names no other; an SVG source sanitised (raw
+    /// too), when
+    /// the URL names SVG or no format and the server does not always rasterise; `nil` to
+    /// process it. The bytes come through the pipeline's shared, cached download, so a source
+    /// it does not skip is not fetched again, and only bytes of an image format the server
+    /// decodes are answered. An SVG is looked for where the URL names SVG or the source's path
+    /// ends in `.svg`: other requests are not held up by a look at their source first.
     func unprocessed(_ resolved: ResolvedSource, request: ImgproxyPath) async throws(ServerError) -> Response? {
         let options = request.options
-        let skipped = options.skipProcessing.union(configuration.skipProcessingFormats)
+        var skipped = options.skipProcessing.union(configuration.skipProcessingFormats)
+        if !configuration.alwaysRasterizesSVG || options.format == .svg, options.format == nil || options.format == .svg,
+           options.format == .svg || resolved.source.cacheIdentifier.lowercased().hasSuffix(".svg") {
+            skipped.insert(.svg)
+        }
         guard options.raw || !skipped.isEmpty else { return nil }
         let source = try await sourceData(resolved)
         guard let format = source.metadata.format,
               options.raw || (skipped.contains(format) && (options.format == nil || options.format == format)) else { return nil }
+        var body = source.data
+        // Even `raw`: an SVG is a document a browser runs, and this server's origin is its.
+        if format == .svg {
+            guard let sanitized = SVGSanitizer.sanitized(source.data) else {
+                throw ServerError(ImagePipeline.Error.decodingFailed(.corrupt(.svg, detail: "not well-formed XML with an svg root")))
+            }
+            body = sanitized
+        }
         var headers: HTTPFields = [.contentType: format.mediaType,
                                    .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil)]
+        if format == .svg { headers[.contentSecurityPolicy] = "script-src 'none'" }
         headers[.contentDisposition] = ContentDisposition.header(for: request, format: format,
                                                                  attachment: options.returnsAttachment ?? configuration.returnsAttachment)
-        if configuration.usesETags { headers[.eTag] = "\"" + ContentDigest.hex(source.data) + "\"" }
+        if configuration.usesETags { headers[.eTag] = "\"" + ContentDigest.hex(body) + "\"" }
         if configuration.usesLastModified, let lastModified = resolved.lastModified ?? source.metadata.lastModified {
             headers[.lastModified] = lastModified
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: source.data)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The source's size and header, checked against the URL's security options, when those

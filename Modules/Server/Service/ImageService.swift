@@ -84,7 +84,8 @@ public final class ImageService: Sendable {
         }
         let parsed = try authorized(path, hints: request.headers)
         let options = parsed.options
-        if let named = options.format, !negotiation.written.contains(named) {
+        // SVG is answered only as an SVG source passed through (`unprocessed`), never encoded.
+        if let named = options.format, named != .svg, !negotiation.written.contains(named) {
             throw ServerError(.unwritableFormat, "no encoder writes \(named)")
         }
         let choice = negotiation.choice(named: options.format, accept: request.headers[.accept])
@@ -98,6 +99,7 @@ public final class ImageService: Sendable {
             throw error
         }
         if let unprocessed = try await unprocessed(resolved, request: parsed) { return unprocessed }
+        if options.format == .svg { throw ServerError(.unwritableFormat, "only an SVG source is answered as SVG") }
         let sourceFacts = try await checkedSource(resolved, against: options.security)
         // Every frame when the answer may be in a format that animates and animations are
         // allowed at all; the frames are in the image's key, so in the answer's too (as a

@@ -19,4 +19,21 @@ const char *osp_heif_load_error(void);
 const char *osp_jxl_load_error(void);
 const char *osp_jxl_threads_load_error(void);
 
+#include <stddef.h>
+#include <stdint.h>
+
+/// librsvg (with cairo and GLib) for SVG sources, opened on first use as the others.
+int osp_svg_available(void);
+const char *osp_svg_load_error(void);
+/// A parsed SVG document (librsvg's handle).
+typedef struct osp_svg osp_svg;
+/// Parses `data` with no base location, so no external resource is ever loaded, and gives its
+/// size in pixels at 72 DPI (its viewBox's when it has no absolute width and height). NULL
+/// with `error` set when librsvg cannot be loaded or cannot parse it.
+osp_svg *osp_svg_open(const uint8_t *data, size_t size, double *width, double *height, char *error, size_t error_capacity);
+/// Draws the document scaled to `width` × `height` into `rgba` (premultiplied, 4 × width ×
+/// height bytes, the caller's). 0 on success, -1 with `error` set.
+int osp_svg_render(osp_svg *svg, uint32_t width, uint32_t height, uint8_t *rgba, char *error, size_t error_capacity);
+void osp_svg_close(osp_svg *svg);
+
 #endif

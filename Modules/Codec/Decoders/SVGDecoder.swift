@@ -1,0 +1,80 @@
+import CCodecLoader
+import Foundation
+import OspreyDomain
+import OspreyPixels
+
+/// Rasterises SVG with librsvg, opened on first use: drawn at the size asked rather than at its
+/// own size and then resampled. A vector image has no pixels to lose, so, unlike the other
+/// decoders and as imgproxy treats vectors, it is drawn larger than its own size when the
+/// target is larger. Its size is its `width` and `height` at 72 DPI (libvips'), or its
+/// `viewBox`'s. The document is parsed from memory with no base location, so librsvg loads
+/// no external resource (no `http:`, no `file:`); its own limits bound the XML it parses.
+public struct SVGDecoder: ImageDecoding {
+    /// The limits: the input's bytes, and the pixels drawn.
+    public var limits: DecodingLimits
+
+    /// Creates a decoder.
+    public init(limits: DecodingLimits = .default) { self.limits = limits }
+
+    public func detectFormat(of prefix: Data) throws(ImageDecodingError) -> ImageFormat {
+        try FormatDetector.decodableFormat(prefix, expecting: .svg)
+    }
+
+    public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+        try InputReader.checkLength(of: input, limits: limits)
+        let data = try InputReader.allBytes(of: input)
+        return try Self.with(data) { svg, size throws(ImageDecodingError) in
+            let output = Self.outputSize(of: size, options: options)
+            try limits.check(width: output.width, height: output.height)
+            var pixels = [UInt8](repeating: 0, count: output.area * 4)
+            var message = [CChar](repeating: 0, count: 256)
+            let status = pixels.withUnsafeMutableBufferPointer { buffer in
+                osp_svg_render(svg, UInt32(output.width), UInt32(output.height), buffer.baseAddress, &message, message.count)
+            }
+            guard status == 0 else { throw .corrupt(.svg, detail: String(cString: message.map { UInt8(bitPattern: $0) } + [0])) }
+            do {
+                // cairo draws premultiplied; decoders give straight alpha.
+                let drawn = try Image(width: output.width, height: output.height, pixelFormat: .rgba8Premultiplied, pixels: pixels)
+                return FillCrop.apply(PixelConversion.converted(drawn, to: .rgba8), options: options)
+            } catch {
+                throw .corrupt(.svg, detail: "\(error)")
+            }
+        }
+    }
+
+    /// The document's own size, without drawing it.
+    public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
+        try InputReader.checkLength(of: input, limits: limits)
+        return try Self.with(try InputReader.allBytes(of: input)) { _, size throws(ImageDecodingError) in
+            ImageInfo(format: .svg, width: size.width, height: size.height, orientation: 1, hasAlpha: true, frameCount: 1)
+        }
+    }
+
+    /// The size drawn: the document scaled to fit (or cover, for `fill`) the target, larger
+    /// or smaller; its own size without one.
+    static func outputSize(of size: PixelSize, options: DecodingOptions) -> PixelSize {
+        guard let target = options.targetSize, target.width > 0 || target.height > 0 else { return size }
+        let scale = size.scale(toFit: target, mode: options.contentMode)
+        return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
+                         height: max(1, Int((Double(size.height) * scale).rounded())))
+    }
+
+    /// Runs `body` with the parsed document and its size in whole pixels.
+    private static func with<T>(_ data: Data, _ body: (OpaquePointer, PixelSize) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        var (width, height) = (0.0, 0.0)
+        var message = [CChar](repeating: 0, count: 256)
+        let handle = data.withUnsafeBytes { raw in
+            osp_svg_open(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
+        }
+        guard let handle else {
+            let reason = String(cString: message.map { UInt8(bitPattern: $0) } + [0])
+            throw osp_svg_available() == 0 ? .unsupportedFormat(.svg, detail: reason) : .corrupt(.svg, detail: reason)
+        }
+        defer { osp_svg_close(handle) }
+        // A size that cannot be drawn (none, negative, NaN or past Int) is the document's fault.
+        guard width.isFinite, height.isFinite, width >= 0.5, height >= 0.5, width < 1e9, height < 1e9 else {
+            throw .corrupt(.svg, detail: "the document has no size to draw at (\(width)x\(height))")
+        }
+        return try body(handle, PixelSize(width: Int(width.rounded(.up)), height: Int(height.rounded(.up))))
+    }
+}
