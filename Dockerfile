@@ -10,7 +10,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates libcurl4 libssl3 libsqlite3-0 libhiredis0.14 libstdc++6 \
-        libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libwebpmux3 libgif7 libcgif0 libimagequant0 liblcms2-2 librsvg2-2 libxml2 \
+        libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libwebpmux3 libgif7 libcgif0 libimagequant0 libtiff6 liblcms2-2 librsvg2-2 libxml2 \
         libavif15 libheif1 libjxl0.7 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --no-log-init --uid 10001 --user-group --home-dir /var/cache/osprey-server --create-home osprey-server

@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev librsvg2-2 libxml2-dev libavif-dev libheif-dev libjxl-dev
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev libtiff-dev librsvg2-2 libxml2-dev libavif-dev libheif-dev libjxl-dev
 # Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
 # WebP, GIF, APNG and AVIF; pillow-heif for HEIC; numpy for the HDR reference; imgproxy, a URL
 # builder, for the server tests.
@@ -118,7 +118,7 @@ test-asan: setup ## The test suite and the soak under AddressSanitizer and LeakS
 	$(LSAN_ENV) OSPREY_SOAK=1 OSPREY_SOAK_REQUESTS=5000 $(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan \
 		--filter SoakTests
 
-fuzz: APT_PACKAGES += libjxl-tools
+fuzz: APT_PACKAGES += libjxl-tools libvips-tools
 fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
 	@# A stale build manifest would miss source files added to the root package since, and the
 	@# root package's modules can be kept compiled against older types (see bench).

@@ -74,13 +74,14 @@ let package = Package(
 
         // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C, giflib's
         // frame loop with its canvas (giflib ships no pkg-config file: libgif-dev), and GIF
-        // writing through libimagequant and cgif (libimagequant-dev, libcgif-dev).
+        // writing through libimagequant and cgif (libimagequant-dev, libcgif-dev), and TIFF
+        // through libtiff (libtiff-dev).
         .target(
             name: "CCodecShims",
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("cgif"),
-                             .linkedLibrary("imagequant"), .linkedLibrary("m")]
+                             .linkedLibrary("imagequant"), .linkedLibrary("tiff"), .linkedLibrary("m")]
         ),
 
         // libavif, libheif and libjxl opened on first use (dlopen), so a process that meets none

@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzProfile FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzTIFF FuzzBMP FuzzICO FuzzProfile FuzzExif FuzzHeaders)
 work=$here/.build/fuzz-work
 # Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
 export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
@@ -24,6 +24,9 @@ seeds() {
         FuzzHEIC) echo "$corpus/heic" ;;
         FuzzJXL) echo "$work/jxl-seeds" ;;
         FuzzSVG) echo "$here/Seeds/svg" ;;
+        FuzzTIFF) echo "$work/tiff-seeds" ;;
+        FuzzBMP) echo "$work/bmp-seeds" ;;
+        FuzzICO) echo "$work/ico-seeds" ;;
         FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;
@@ -39,6 +42,45 @@ if [ -z "$(ls -A "$work/jxl-seeds")" ]; then
     cjxl "$corpus/pngsuite/basn0g16.png" "$work/jxl-seeds/gray16.jxl" -d 0 -e 1 >/dev/null 2>&1 || true
     cjxl "$corpus/gif/linku_star.gif" "$work/jxl-seeds/animated.jxl" -e 1 >/dev/null 2>&1 || true
     cjxl "$corpus/jpeg/libjpeg-turbo/testorig.jpg" "$work/jxl-seeds/jpeg.jxl" >/dev/null 2>&1 || true
+fi
+
+# TIFF seeds written by libvips from small corpus images: strips, 16-bit tiles, CMYK with a
+# profile, alpha, and JPEG-compressed.
+mkdir -p "$work/tiff-seeds"
+if [ -z "$(ls -A "$work/tiff-seeds")" ]; then
+    vips tiffsave "$corpus/pngsuite/basn2c08.png" "$work/tiff-seeds/strips.tif" --compression lzw >/dev/null 2>&1 || true
+    vips tiffsave "$corpus/pngsuite/basn2c16.png" "$work/tiff-seeds/tiled16.tif" --tile --tile-width 16 --tile-height 16 >/dev/null 2>&1 || true
+    vips icc_transform "$corpus/pngsuite/basn2c08.png" "$work/tiff-seeds/cmyk.tif" cmyk >/dev/null 2>&1 || true
+    vips tiffsave "$corpus/pngsuite/basn6a08.png" "$work/tiff-seeds/alpha.tif" --compression deflate >/dev/null 2>&1 || true
+    vips tiffsave "$corpus/pngsuite/basn2c08.png" "$work/tiff-seeds/jpeg.tif" --compression jpeg >/dev/null 2>&1 || true
+fi
+
+# BMP and ICO seeds written by Pillow from small corpus images: 1, 8, 24 and 32 bits, bit
+# masks (16-bit 5-6-5), an RLE8 bitmap made by hand; icons of several sizes, PNG and bitmap entries.
+mkdir -p "$work/bmp-seeds" "$work/ico-seeds"
+if [ -z "$(ls -A "$work/bmp-seeds")" ]; then
+python3 - "$corpus/pngsuite" "$work/bmp-seeds" "$work/ico-seeds" <<'PY'
+import os, struct, sys
+from PIL import Image
+src, bmp, ico = sys.argv[1:4]
+rgb = Image.open(os.path.join(src, "basn2c08.png")).convert("RGB")
+rgba = Image.open(os.path.join(src, "basn6a08.png")).convert("RGBA")
+rgb.save(os.path.join(bmp, "rgb24.bmp"))
+rgb.convert("P", palette=Image.ADAPTIVE, colors=16).save(os.path.join(bmp, "palette.bmp"))
+rgb.convert("1").save(os.path.join(bmp, "mono.bmp"))
+rgba.save(os.path.join(bmp, "alpha32.bmp"))
+# 16-bit 5-6-5 with BI_BITFIELDS, 2x2, bottom-up.
+pixels = struct.pack("<4H", 0xF800, 0x07E0, 0x001F, 0xFFFF)
+header = struct.pack("<IiiHHIIiiII", 40, 2, 2, 1, 16, 3, len(pixels), 2835, 2835, 0, 0) + struct.pack("<3I", 0xF800, 0x07E0, 0x001F)
+open(os.path.join(bmp, "masks565.bmp"), "wb").write(b"BM" + struct.pack("<IHHI", 14 + len(header) + len(pixels), 0, 0, 14 + len(header)) + header + pixels)
+# RLE8, 4x2: a run, end of line, a literal of 3, a delta, end of bitmap.
+data = bytes([4, 0, 0, 0, 0, 3, 1, 0, 1, 0, 0, 2, 1, 0, 0, 1])
+header = struct.pack("<IiiHHIIiiII", 40, 4, 2, 1, 8, 1, len(data), 2835, 2835, 2, 0) + bytes([0, 0, 255, 0, 255, 0, 0, 0])
+open(os.path.join(bmp, "rle8.bmp"), "wb").write(b"BM" + struct.pack("<IHHI", 14 + len(header) + len(data), 0, 0, 14 + len(header)) + header + data)
+rgb.save(os.path.join(ico, "sizes.ico"), sizes=[(16, 16), (32, 32)])
+rgba.save(os.path.join(ico, "alpha.ico"), sizes=[(16, 16), (32, 32)])
+rgb.save(os.path.join(ico, "bitmap.ico"), sizes=[(16, 16)], bitmap_format="bmp")
+PY
 fi
 
 # EXIF payloads (the APP1 segments after "Exif\0\0") cut from the orientation examples.

@@ -3,9 +3,9 @@ import OspreyDomain
 
 /// The default codec: a decoder registry and an encoder registry behind one `ImageDecoding`
 /// and `ImageEncoding`. Built in, it decodes JPEG, PNG (and APNG), GIF, WebP, AVIF, HEIC,
-/// JPEG XL and SVG and encodes JPEG, PNG, WebP, GIF, AVIF and JPEG XL; decoders and encoders
-/// of your own are added with `register(_:)`: a decoder is asked before the built-in ones, an
-/// encoder writes the formats its capabilities declare.
+/// JPEG XL, TIFF, BMP, ICO and SVG and encodes JPEG, PNG, WebP, GIF, TIFF, BMP, ICO, AVIF and
+/// JPEG XL; decoders and encoders of your own are added with `register(_:)`: a decoder is
+/// asked before the built-in ones, an encoder writes the formats its capabilities declare.
 ///
 /// A decoder is chosen by the input's first bytes, never by file extension or Content-Type:
 /// each decoder in ``decoders`` is asked in turn (`ImageDecoding/detectFormat(of:)`), those
@@ -36,9 +36,10 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         decoderRegistry = ImageDecoderRegistry([
             JPEGDecoder(limits: limits, acceptsTruncatedFiles: acceptsTruncatedJPEG), PNGDecoder(limits: limits),
             GIFDecoder(limits: limits), WebPDecoder(limits: limits), AVIFDecoder(limits: limits), HEICDecoder(limits: limits),
-            JXLDecoder(limits: limits), SVGDecoder(limits: limits),
+            JXLDecoder(limits: limits), TIFFDecoder(limits: limits), BMPDecoder(limits: limits), ICODecoder(limits: limits),
+            SVGDecoder(limits: limits),
         ])
-        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder(), AVIFEncoder(), JXLEncoder()])
+        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder(), TIFFEncoder(), BMPEncoder(), ICOEncoder(), AVIFEncoder(), JXLEncoder()])
     }
 
     /// Asks `decoder` first: it decodes the inputs its `detectFormat(of:)` recognises, a

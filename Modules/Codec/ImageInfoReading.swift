@@ -15,3 +15,7 @@ extension WebPDecoder: ImageInfoReading {}
 extension AVIFDecoder: ImageInfoReading {}
 extension HEICDecoder: ImageInfoReading {}
 extension JXLDecoder: ImageInfoReading {}
+extension TIFFDecoder: ImageInfoReading {}
+extension BMPDecoder: ImageInfoReading {}
+extension ICODecoder: ImageInfoReading {}
+extension SVGDecoder: ImageInfoReading {}

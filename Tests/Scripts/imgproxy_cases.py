@@ -845,6 +845,64 @@ def _(s):
         expect(difference < 8, f"{option or 'default'}: differs from Pillow's by {difference:.1f}")
 
 
+# MARK: Every format imgproxy reads and writes
+
+X = "docs/image_formats_support.md (v3.31), over HTTP against libvips"
+FORMATS_MADE = False
+
+
+def make_format_sources():
+    """The photo as libvips writes each format imgproxy reads, in the local root."""
+    global FORMATS_MADE
+    if FORMATS_MADE:
+        return
+    photo = os.path.join(LOCAL, "photo.jpg")
+    steps = [["vips", "thumbnail", photo, os.path.join(WORK, "photo800.png"), "800"],
+             ["vips", "tiffsave", os.path.join(WORK, "photo800.png"), os.path.join(LOCAL, "strips.tif"), "--compression", "lzw"],
+             ["vips", "colourspace", os.path.join(WORK, "photo800.png"), os.path.join(WORK, "photo16.v"), "rgb16"],
+             ["vips", "tiffsave", os.path.join(WORK, "photo16.v"), os.path.join(LOCAL, "tiled16.tif"), "--tile", "--compression", "deflate"],
+             ["vips", "icc_transform", os.path.join(WORK, "photo800.png"), os.path.join(LOCAL, "cmyk.tif"), "cmyk"]]
+    for step in steps:
+        subprocess.run(step, check=True, capture_output=True)
+    rgb = Image.open(os.path.join(WORK, "photo800.png")).convert("RGB")
+    rgb.save(os.path.join(LOCAL, "photo.bmp"))
+    rgb.save(os.path.join(LOCAL, "photo.ico"), sizes=[(64, 64), (256, 256)])
+    FORMATS_MADE = True
+
+
+def psnr(a, b):
+    from PIL import ImageChops, ImageStat
+    squares = ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).sum2
+    mse = sum(squares) / (3 * a.size[0] * a.size[1])
+    return 99 if mse == 0 else 10 * __import__("math").log10(255 * 255 / mse)
+
+
+# libvips takes an icon's first entry (64 pixels, which it would enlarge); Osprey the one nearest the size: the 256's.
+for source, reference in [("photo.bmp", ""), ("strips.tif", ""), ("tiled16.tif", ""), ("cmyk.tif", ""), ("photo.ico", "[page=1]")]:
+    @case(X, f"{source} answered as JPEG, PNG and WebP at the size asked, as libvips makes it",
+          {"IMGPROXY_MAX_SRC_RESOLUTION": "50"})
+    def _(s, source=source, reference=reference):
+        make_format_sources()
+        theirs = os.path.join(WORK, f"vips-{source}.png")
+        subprocess.run(["vips", "thumbnail", os.path.join(LOCAL, source) + reference, theirs, "200"], check=True, capture_output=True)
+        reference = Image.open(theirs)
+        for extension, kind in [("jpg", "JPEG"), ("png", "PNG"), ("webp", "WEBP")]:
+            a = s.get(f"/unsafe/w:200/plain/local:///{source}@{extension}")
+            expect(a.status == 200 and a.image() == (kind, reference.size), f"{source}@{extension}: {a} {a.image() if a.status == 200 else ''}")
+            quality = psnr(Image.open(io.BytesIO(a.body)), reference)
+            # PNG is lossless, so it shows the decode and resize; JPEG and WebP at quality 80 add their loss.
+            floor = 35 if extension == "png" else 28
+            expect(quality >= floor, f"{source}@{extension}: PSNR {quality:.1f} dB against libvips' thumbnail (at least {floor})")
+
+
+@case(X, "GIF, TIFF, BMP and ICO answers are read back by Pillow")
+def _(s):
+    make_format_sources()
+    for extension, kind in [("gif", "GIF"), ("tiff", "TIFF"), ("bmp", "BMP"), ("ico", "ICO")]:
+        a = s.get(f"/unsafe/w:200/plain/local:///photo.jpg@{extension}")
+        expect(a.status == 200 and a.image()[0] == kind and a.image()[1][0] == 200, f"@{extension}: {a}")
+
+
 # MARK: Run
 
 

@@ -19,6 +19,16 @@ public enum FormatDetector {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        // Classic TIFF (42) and BigTIFF (43), little- and big-endian.
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
+            return .tiff
+        }
+        // BMP: "BM" and a DIB header size that exists; ICO and CUR: a directory of 1 or more
+        // entries whose reserved byte is 0.
+        if starts(Array("BM".utf8)), b.count >= 18, [12, 40, 52, 56, 64, 108, 124].contains(Int(b[14]) | Int(b[15]) << 8), b[16] == 0, b[17] == 0 {
+            return .bmp
+        }
+        if (starts([0, 0, 1, 0]) || starts([0, 0, 2, 0])), b.count >= 22, b[4] | b[5] != 0, b[9] == 0 { return .ico }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
@@ -54,8 +64,8 @@ public enum FormatDetector {
         guard let format = detect(prefix) else {
             throw .notAnImage(prefix: ImageDecodingError.describePrefix(prefix))
         }
-        guard [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl, .svg].contains(format) else {
-            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL and SVG")
+        guard [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl, .tiff, .bmp, .ico, .svg].contains(format) else {
+            throw .unsupportedFormat(format, detail: "Osprey decodes JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL, TIFF, BMP, ICO and SVG")
         }
         return format
     }

@@ -12,6 +12,9 @@ extension ImageFormat {
         .avif: (["avif"], "image/avif"),
         .heic: (["heic", "heif"], "image/heic"),
         .jxl: (["jxl"], "image/jxl"),
+        .tiff: (["tiff", "tif"], "image/tiff"),
+        .bmp: (["bmp"], "image/bmp"),
+        .ico: (["ico", "cur"], "image/x-icon"),
         .svg: (["svg"], "image/svg+xml"),
     ]
 

@@ -22,6 +22,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let avif = ImageFormat(rawValue: "avif")
     /// JPEG XL (stills and animations; bare codestreams and the container).
     public static let jxl = ImageFormat(rawValue: "jxl")
+    /// TIFF (pages; strips and tiles).
+    public static let tiff = ImageFormat(rawValue: "tiff")
+    /// BMP (Windows and OS/2 bitmaps).
+    public static let bmp = ImageFormat(rawValue: "bmp")
+    /// ICO (icons and cursors; PNG and bitmap entries).
+    public static let ico = ImageFormat(rawValue: "ico")
     /// SVG (rasterised; never encoded).
     public static let svg = ImageFormat(rawValue: "svg")
 

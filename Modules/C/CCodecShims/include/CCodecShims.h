@@ -150,6 +150,31 @@ int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
 int osp_gif_encode(const uint8_t *const *frames, size_t frame_count, uint32_t width, uint32_t height,
                    const uint16_t *delays, int loop_count, double dither, int speed,
                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
+/// A TIFF file read from memory (`data` must outlive it), with libtiff's messages kept per handle.
+typedef struct osp_tiff osp_tiff;
+typedef struct {
+    uint32_t width, height;
+    uint16_t orientation;   // TIFF's Orientation tag, EXIF's values
+    uint16_t bits;          // bits per sample
+    int has_alpha;
+    int is_cmyk;            // 8-bit CMYK, interleaved: read with osp_tiff_read_cmyk
+    const void *icc;        // the ICC profile, owned by the handle; NULL for none
+    uint32_t icc_length;
+} osp_tiff_info;
+osp_tiff *osp_tiff_open(const uint8_t *data, size_t size, char *error, size_t error_capacity);
+/// The number of pages (image file directories).
+int osp_tiff_page_count(osp_tiff *tiff);
+/// The header of `page`; -1 with `error` set when libtiff cannot read it as RGBA.
+int osp_tiff_read_info(osp_tiff *tiff, int page, osp_tiff_info *info, char *error, size_t error_capacity);
+/// `page`'s pixels, rows as stored, as 8-bit premultiplied RGBA into `rgba` (4 × width × height).
+int osp_tiff_read_rgba(osp_tiff *tiff, int page, uint8_t *rgba, char *error, size_t error_capacity);
+/// `page`'s CMYK samples as stored into `cmyk` (4 × width × height), strips or tiles.
+int osp_tiff_read_cmyk(osp_tiff *tiff, int page, uint8_t *cmyk, char *error, size_t error_capacity);
+void osp_tiff_close(osp_tiff *tiff);
+/// Encodes 8-bit samples (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA, rows packed) as a Deflate TIFF.
+/// Same conventions as osp_jpeg_encode.
+int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
+                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
 
 #endif

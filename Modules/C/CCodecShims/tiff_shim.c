@@ -1,0 +1,261 @@
+// TIFF through libtiff, read from memory: each handle keeps its own error message (libtiff
+// 4.5's per-handle handlers) and bounds libtiff's own allocations.
+#include "CCodecShims.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+#include <unistd.h>
+
+struct osp_tiff {
+    TIFF *tiff;
+    const uint8_t *data;
+    size_t size;
+    uint64_t offset;
+    char message[256];
+};
+
+static tmsize_t osp_tiff_read(thandle_t handle, void *buffer, tmsize_t count) {
+    struct osp_tiff *self = handle;
+    if (self->offset >= self->size) return 0;
+    size_t left = self->size - (size_t)self->offset;
+    size_t n = (size_t)count < left ? (size_t)count : left;
+    memcpy(buffer, self->data + self->offset, n);
+    self->offset += n;
+    return (tmsize_t)n;
+}
+
+static tmsize_t osp_tiff_write(thandle_t handle, void *buffer, tmsize_t count) {
+    (void)handle; (void)buffer; (void)count;
+    return -1;
+}
+
+static toff_t osp_tiff_seek(thandle_t handle, toff_t offset, int whence) {
+    struct osp_tiff *self = handle;
+    uint64_t base = whence == SEEK_CUR ? self->offset : whence == SEEK_END ? self->size : 0;
+    self->offset = base + offset;
+    return self->offset;
+}
+
+static int osp_tiff_close_proc(thandle_t handle) { (void)handle; return 0; }
+static toff_t osp_tiff_size(thandle_t handle) { return ((struct osp_tiff *)handle)->size; }
+static int osp_tiff_map(thandle_t handle, void **base, toff_t *size) {
+    struct osp_tiff *self = handle;
+    *base = (void *)self->data;
+    *size = self->size;
+    return 1;
+}
+static void osp_tiff_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
+
+static int osp_tiff_error(TIFF *tiff, void *user, const char *module, const char *format, va_list args) {
+    (void)tiff; (void)module;
+    struct osp_tiff *self = user;
+    if (!self->message[0]) vsnprintf(self->message, sizeof self->message, format, args);
+    return 1;
+}
+
+static int osp_tiff_warning(TIFF *tiff, void *user, const char *module, const char *format, va_list args) {
+    (void)tiff; (void)user; (void)module; (void)format; (void)args;
+    return 1;
+}
+
+osp_tiff *osp_tiff_open(const uint8_t *data, size_t size, char *error, size_t error_capacity) {
+    struct osp_tiff *self = calloc(1, sizeof *self);
+    if (!self) { snprintf(error, error_capacity, "out of memory"); return NULL; }
+    self->data = data;
+    self->size = size;
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (!options) { free(self); snprintf(error, error_capacity, "out of memory"); return NULL; }
+    // libtiff's own buffers (strips, tiles, tables) stay under 256 MB each; pixels are ours.
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, 256 << 20);
+    TIFFOpenOptionsSetErrorHandlerExtR(options, osp_tiff_error, self);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, osp_tiff_warning, self);
+    self->tiff = TIFFClientOpenExt("memory", "rm", self, osp_tiff_read, osp_tiff_write, osp_tiff_seek, osp_tiff_close_proc,
+                                   osp_tiff_size, osp_tiff_map, osp_tiff_unmap, options);
+    TIFFOpenOptionsFree(options);
+    if (!self->tiff) {
+        snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "libtiff cannot read the header");
+        free(self);
+        return NULL;
+    }
+    return self;
+}
+
+int osp_tiff_page_count(osp_tiff *self) { return (int)TIFFNumberOfDirectories(self->tiff); }
+
+int osp_tiff_read_info(osp_tiff *self, int page, osp_tiff_info *info, char *error, size_t error_capacity) {
+    memset(info, 0, sizeof *info);
+    if (!TIFFSetDirectory(self->tiff, (tdir_t)page)) {
+        snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "no such page");
+        return -1;
+    }
+    TIFF *t = self->tiff;
+    uint16_t orientation = ORIENTATION_TOPLEFT, photometric = 0, samples = 1, bits = 1, planar = PLANARCONFIG_CONTIG, inkset = INKSET_CMYK;
+    uint16_t extra_count = 0, *extra = NULL;
+    TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &info->width);
+    TIFFGetField(t, TIFFTAG_IMAGELENGTH, &info->height);
+    TIFFGetFieldDefaulted(t, TIFFTAG_ORIENTATION, &orientation);
+    TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &photometric);
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(t, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(t, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(t, TIFFTAG_INKSET, &inkset);
+    TIFFGetFieldDefaulted(t, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
+    uint32_t icc_length = 0;
+    void *icc = NULL;
+    if (TIFFGetField(t, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc && icc_length > 0) {
+        info->icc = icc;
+        info->icc_length = icc_length;
+    }
+    info->orientation = orientation;
+    info->bits = bits;
+    info->has_alpha = extra_count > 0 && (extra[0] == EXTRASAMPLE_ASSOCALPHA || extra[0] == EXTRASAMPLE_UNASSALPHA
+                                          || (extra[0] == EXTRASAMPLE_UNSPECIFIED && samples > (photometric == PHOTOMETRIC_SEPARATED ? 4 : 3)));
+    info->is_cmyk = photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && samples == 4 + extra_count
+                    && bits == 8 && planar == PLANARCONFIG_CONTIG && extra_count == 0;
+    char message[1024];
+    if (!TIFFRGBAImageOK(t, message)) {
+        snprintf(error, error_capacity, "%s", message);
+        return -1;
+    }
+    return 0;
+}
+
+int osp_tiff_read_rgba(osp_tiff *self, int page, uint8_t *rgba, char *error, size_t error_capacity) {
+    TIFF *t = self->tiff;
+    if (!TIFFSetDirectory(t, (tdir_t)page)) {
+        snprintf(error, error_capacity, "no such page");
+        return -1;
+    }
+    char message[1024];
+    TIFFRGBAImage image;
+    if (!TIFFRGBAImageBegin(&image, t, 0, message)) {
+        snprintf(error, error_capacity, "%s", message);
+        return -1;
+    }
+    // Rows as stored: the orientation is applied by the caller, as EXIF's is.
+    image.req_orientation = image.orientation;
+    int ok = TIFFRGBAImageGet(&image, (uint32_t *)rgba, image.width, image.height);
+    TIFFRGBAImageEnd(&image);
+    if (!ok) {
+        snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "libtiff cannot read the pixels");
+        return -1;
+    }
+    // libtiff packs R in the low byte of each word: little-endian words are R, G, B, A bytes.
+    for (size_t i = 0; i < (size_t)image.width * image.height; i++) {
+        uint32_t word;
+        memcpy(&word, rgba + 4 * i, 4);
+        uint8_t pixel[4] = {(uint8_t)TIFFGetR(word), (uint8_t)TIFFGetG(word), (uint8_t)TIFFGetB(word), (uint8_t)TIFFGetA(word)};
+        memcpy(rgba + 4 * i, pixel, 4);
+    }
+    return 0;
+}
+
+int osp_tiff_read_cmyk(osp_tiff *self, int page, uint8_t *cmyk, char *error, size_t error_capacity) {
+    TIFF *t = self->tiff;
+    if (!TIFFSetDirectory(t, (tdir_t)page)) {
+        snprintf(error, error_capacity, "no such page");
+        return -1;
+    }
+    uint32_t width = 0, height = 0;
+    TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(t, TIFFTAG_IMAGELENGTH, &height);
+    size_t row = (size_t)width * 4;
+    if (TIFFIsTiled(t)) {
+        uint32_t tw = 0, th = 0;
+        TIFFGetField(t, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(t, TIFFTAG_TILELENGTH, &th);
+        tmsize_t tile_size = TIFFTileSize(t);
+        if (tw == 0 || th == 0 || tile_size < (tmsize_t)((size_t)tw * th * 4)) {
+            snprintf(error, error_capacity, "tiles of %ux%u do not hold CMYK samples", tw, th);
+            return -1;
+        }
+        uint8_t *tile = malloc((size_t)tile_size);
+        if (!tile) { snprintf(error, error_capacity, "out of memory"); return -1; }
+        for (uint32_t y = 0; y < height; y += th) {
+            for (uint32_t x = 0; x < width; x += tw) {
+                if (TIFFReadTile(t, tile, x, y, 0, 0) < 0) {
+                    free(tile);
+                    snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "libtiff cannot read a tile");
+                    return -1;
+                }
+                uint32_t w = x + tw > width ? width - x : tw, h = y + th > height ? height - y : th;
+                for (uint32_t r = 0; r < h; r++) memcpy(cmyk + (size_t)(y + r) * row + (size_t)x * 4, tile + (size_t)r * tw * 4, (size_t)w * 4);
+            }
+        }
+        free(tile);
+        return 0;
+    }
+    if (TIFFScanlineSize(t) < (tmsize_t)row) {
+        snprintf(error, error_capacity, "rows do not hold CMYK samples");
+        return -1;
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        if (TIFFReadScanline(t, cmyk + (size_t)y * row, y, 0) < 0) {
+            snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "libtiff cannot read a row");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void osp_tiff_close(osp_tiff *self) {
+    if (!self) return;
+    TIFFClose(self->tiff);
+    free(self);
+}
+
+int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
+                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
+    // Written to a temporary file libtiff seeks in, then read back: libtiff writes by seeking.
+    *out = NULL;
+    *out_length = 0;
+    FILE *file = tmpfile();
+    if (!file) { snprintf(error, error_capacity, "no temporary file for libtiff"); return -1; }
+    // libtiff closes the descriptor it is given: it gets a duplicate, the file is read after.
+    int descriptor = dup(fileno(file));
+    TIFF *t = descriptor < 0 ? NULL : TIFFFdOpen(descriptor, "osprey.tif", "w");
+    if (!t) {
+        if (descriptor >= 0) close(descriptor);
+        fclose(file);
+        snprintf(error, error_capacity, "libtiff cannot start a file");
+        return -1;
+    }
+    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, components);
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, 8);
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, components >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(t, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    // Deflate with the horizontal predictor: lossless, and libvips' choice for smaller files.
+    TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+    TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+    if (components == 4 || components == 2) {
+        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
+    }
+    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
+    size_t row = (size_t)width * components;
+    uint8_t *line = malloc(row);
+    int failed = line == NULL;
+    for (uint32_t y = 0; y < height && !failed; y++) {
+        memcpy(line, pixels + (size_t)y * row, row);
+        failed = TIFFWriteScanline(t, line, y, 0) < 0;
+    }
+    free(line);
+    TIFFClose(t);
+    long length = failed || fseek(file, 0, SEEK_END) != 0 ? -1 : ftell(file);
+    uint8_t *bytes = length > 0 ? malloc((size_t)length) : NULL;
+    if (bytes && (fseek(file, 0, SEEK_SET) != 0 || fread(bytes, 1, (size_t)length, file) != (size_t)length)) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(file);
+    if (!bytes) { snprintf(error, error_capacity, "libtiff could not write the image"); return -1; }
+    *out = bytes;
+    *out_length = (size_t)length;
+    return 0;
+}
