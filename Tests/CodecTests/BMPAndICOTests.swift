@@ -94,6 +94,13 @@ extension CPUBoundCodecTests {
             #expect(Array(rgba[0..<12]) == [0, 0, 255, 255, 255, 0, 0, 255, 0, 0, 255, 255] && rgba[15] == 0,
                     "blue, red, blue, then what the file lacks is transparent")
 
+            // 1×1 at 32 bits with a red mask of all 32 bits: its scale to 0…255 must not overflow.
+            var masked = Data("BM".utf8) + Data(count: 8) + Data([66, 0, 0, 0])
+            masked += Data([40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 32, 0, 3, 0, 0, 0]) + Data(count: 20)
+            masked += Data([255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0]) + Data([255, 255, 255, 255])
+            let red = CodecTestSupport.bytes(of: try ImageCodec().decode(.data(masked), options: DecodingOptions()), channels: 3)
+            #expect(red == [255, 0, 0], "a full mask reads as its channel's full value: \(red)")
+
             let folder = try Self.makeFiles()
             defer { try? FileManager.default.removeItem(at: folder) }
             let whole = try Data(contentsOf: folder.appendingPathComponent("rgb24.bmp"))

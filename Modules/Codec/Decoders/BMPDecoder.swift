@@ -148,10 +148,12 @@ public struct BMPDecoder: ImageDecoding {
         if !complete {
             try decodeRLE(b, from: start, header: header, palette: palette, format: format, put: put)
         } else {
-            let shifts = header.masks.map { UInt32($0.trailingZeroBitCount) }
-            let maxima = header.masks.map { $0 == 0 ? 1 : ($0 >> UInt32($0.trailingZeroBitCount)) }
-            let alphaShift = UInt32(header.alphaMask.trailingZeroBitCount)
-            let alphaMax = header.alphaMask == 0 ? 1 : header.alphaMask >> alphaShift
+            // A mask's value scaled to 0…255, in 64 bits: a full 32-bit mask times 255 overflows 32.
+            let scale = { (value: UInt32, mask: UInt32) -> UInt8 in
+                guard mask != 0 else { return 0 }
+                let shift = UInt32(mask.trailingZeroBitCount)
+                return UInt8(UInt64((value & mask) >> shift) * 255 / UInt64(mask >> shift))
+            }
             for y in 0..<height {
                 let base = start + y * stride
                 guard base >= 0, base + stride <= b.count else {
@@ -173,8 +175,8 @@ public struct BMPDecoder: ImageDecoding {
                         let value = header.bitCount == 16 ? UInt32(u16(b, at)) : u32(b, at)
                         let channels = header.masks.isEmpty
                             ? [b[at + 2], b[at + 1], b[at]]
-                            : (0..<3).map { UInt8(((value & header.masks[$0]) >> shifts[$0]) * 255 / maxima[$0]) }
-                        let alpha = header.alphaMask == 0 ? 255 : UInt8(((value & header.alphaMask) >> alphaShift) * 255 / alphaMax)
+                            : (0..<3).map { scale(value, header.masks[$0]) }
+                        let alpha = header.alphaMask == 0 ? 255 : scale(value, header.alphaMask)
                         put(x, y, channels, alpha: fourthByteIsAlpha ? b[at + 3] : alpha)
                     }
                 }
@@ -207,15 +209,16 @@ public struct BMPDecoder: ImageDecoding {
         let four = header.compression == 2
         var (x, y, at) = (0, 0, start)
         let color = { (index: Int) in palette[min(index, palette.count - 1)] }
-        func draw(_ index: Int) {
-            if x < header.width && y < header.height { put(x, y, color(index), 255) }
-            x += 1
+        // Pixels past the row's end are counted, not drawn: a run costs at most the row's width.
+        func draw(_ count: Int, _ index: (Int) -> Int) {
+            for i in 0..<max(0, min(count, header.width - x)) where y < header.height { put(x + i, y, color(index(i)), 255) }
+            x += count
         }
         while at + 1 < b.count, y < header.height {
             let (count, value) = (Int(b[at]), Int(b[at + 1]))
             at += 2
             if count > 0 {
-                for i in 0..<count { draw(four ? (i % 2 == 0 ? value >> 4 : value & 0x0F) : value) }
+                draw(count) { four ? ($0 % 2 == 0 ? value >> 4 : value & 0x0F) : value }
                 continue
             }
             switch value {
@@ -228,7 +231,8 @@ public struct BMPDecoder: ImageDecoding {
             default:
                 let bytes = four ? (value + 1) / 2 : value
                 guard at + bytes <= b.count else { return }
-                for i in 0..<value { draw(four ? (i % 2 == 0 ? Int(b[at + i / 2]) >> 4 : Int(b[at + i / 2]) & 0x0F) : Int(b[at + i])) }
+                let literal = at
+                draw(value) { four ? ($0 % 2 == 0 ? Int(b[literal + $0 / 2]) >> 4 : Int(b[literal + $0 / 2]) & 0x0F) : Int(b[literal + $0]) }
                 at += (bytes + 1) / 2 * 2
             }
         }

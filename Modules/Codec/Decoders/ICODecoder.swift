@@ -65,7 +65,8 @@ public struct ICODecoder: ImageDecoding {
                 guard length >= 24 else { continue }
                 size = PixelSize(width: Int(bigEndian(b, offset + 16)), height: Int(bigEndian(b, offset + 20)))
             } else {
-                guard let header = try? BMPDecoder.Header(Array(b[range]), at: 0, format: .ico) else { continue }
+                // Read in place: a directory may point thousands of entries at one large range.
+                guard let header = try? BMPDecoder.Header(b, at: offset, format: .ico) else { continue }
                 size = PixelSize(width: header.width, height: header.height / 2)
             }
             guard size.width > 0, size.height > 0 else { continue }
