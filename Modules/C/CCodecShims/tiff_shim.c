@@ -83,14 +83,18 @@ osp_tiff *osp_tiff_open(const uint8_t *data, size_t size, char *error, size_t er
     return self;
 }
 
+// Makes `page` the current directory; -1 with `error` set when there is none such.
+static int osp_tiff_select(osp_tiff *self, int page, char *error, size_t error_capacity) {
+    if (TIFFSetDirectory(self->tiff, (tdir_t)page)) return 0;
+    snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "no such page");
+    return -1;
+}
+
 int osp_tiff_page_count(osp_tiff *self) { return (int)TIFFNumberOfDirectories(self->tiff); }
 
 int osp_tiff_read_info(osp_tiff *self, int page, osp_tiff_info *info, char *error, size_t error_capacity) {
     memset(info, 0, sizeof *info);
-    if (!TIFFSetDirectory(self->tiff, (tdir_t)page)) {
-        snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "no such page");
-        return -1;
-    }
+    if (osp_tiff_select(self, page, error, error_capacity) != 0) return -1;
     TIFF *t = self->tiff;
     uint16_t orientation = ORIENTATION_TOPLEFT, photometric = 0, samples = 1, bits = 1, planar = PLANARCONFIG_CONTIG, inkset = INKSET_CMYK;
     uint16_t extra_count = 0, *extra = NULL;
@@ -125,10 +129,7 @@ int osp_tiff_read_info(osp_tiff *self, int page, osp_tiff_info *info, char *erro
 
 int osp_tiff_read_rgba(osp_tiff *self, int page, uint8_t *rgba, char *error, size_t error_capacity) {
     TIFF *t = self->tiff;
-    if (!TIFFSetDirectory(t, (tdir_t)page)) {
-        snprintf(error, error_capacity, "no such page");
-        return -1;
-    }
+    if (osp_tiff_select(self, page, error, error_capacity) != 0) return -1;
     char message[1024];
     TIFFRGBAImage image;
     if (!TIFFRGBAImageBegin(&image, t, 0, message)) {
@@ -155,10 +156,7 @@ int osp_tiff_read_rgba(osp_tiff *self, int page, uint8_t *rgba, char *error, siz
 
 int osp_tiff_read_cmyk(osp_tiff *self, int page, uint8_t *cmyk, char *error, size_t error_capacity) {
     TIFF *t = self->tiff;
-    if (!TIFFSetDirectory(t, (tdir_t)page)) {
-        snprintf(error, error_capacity, "no such page");
-        return -1;
-    }
+    if (osp_tiff_select(self, page, error, error_capacity) != 0) return -1;
     uint32_t width = 0, height = 0;
     TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetField(t, TIFFTAG_IMAGELENGTH, &height);

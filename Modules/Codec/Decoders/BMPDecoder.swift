@@ -25,7 +25,7 @@ public struct BMPDecoder: ImageDecoding {
         guard bytes.count >= 14 + 12 else { throw .corrupt(.bmp, detail: "the file is shorter than its headers") }
         let pixelOffset = Int(Self.u32(bytes, 10))
         let image = try Self.dib(bytes, at: 14, pixelOffset: pixelOffset, limits: limits, format: .bmp)
-        return FillCrop.apply(Self.scaled(image, options: options), options: options)
+        return Rescaling.rescale(image, options: options)
     }
 
     /// What the header says, without decoding.
@@ -37,12 +37,6 @@ public struct BMPDecoder: ImageDecoding {
         var info = ImageInfo(format: .bmp, width: header.width, height: header.height, orientation: 1, hasAlpha: header.alphaMask != 0, frameCount: 1)
         info.bitDepth = header.bitCount >= 16 ? 8 : header.bitCount
         return info
-    }
-
-    /// `image` reduced to the output size `options` ask for.
-    static func scaled(_ image: Image, options: DecodingOptions) -> Image {
-        let output = options.outputSize(for: image.size)
-        return output == image.size ? image : Resampler.resize(image, to: output)
     }
 
     /// A DIB's header: the BITMAPINFOHEADER family (and OS/2's BITMAPCOREHEADER).

@@ -31,7 +31,7 @@ public struct ICODecoder: ImageDecoding {
         } else {
             image = try BMPDecoder.dib(data, at: 0, pixelOffset: nil, limits: limits, format: .ico, iconMask: true)
         }
-        return FillCrop.apply(BMPDecoder.scaled(image, options: options), options: options)
+        return Rescaling.rescale(image, options: options)
     }
 
     /// The largest entry's size.

@@ -31,7 +31,7 @@ public struct SVGDecoder: ImageDecoding {
             let status = pixels.withUnsafeMutableBufferPointer { buffer in
                 osp_svg_render(svg, UInt32(output.width), UInt32(output.height), buffer.baseAddress, &message, message.count)
             }
-            guard status == 0 else { throw .corrupt(.svg, detail: String(cString: message.map { UInt8(bitPattern: $0) } + [0])) }
+            guard status == 0 else { throw .corrupt(.svg, detail: String(cMessage: message)) }
             do {
                 // cairo draws premultiplied; decoders give straight alpha.
                 let drawn = try Image(width: output.width, height: output.height, pixelFormat: .rgba8Premultiplied, pixels: pixels)
@@ -67,7 +67,7 @@ public struct SVGDecoder: ImageDecoding {
             osp_svg_open(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
         }
         guard let handle else {
-            let reason = String(cString: message.map { UInt8(bitPattern: $0) } + [0])
+            let reason = String(cMessage: message)
             throw osp_svg_available() == 0 ? .unsupportedFormat(.svg, detail: reason) : .corrupt(.svg, detail: reason)
         }
         defer { osp_svg_close(handle) }

@@ -34,9 +34,9 @@ public struct TIFFDecoder: ImageDecoding {
             if count > 1 { try limits.checkAnimation(canvas: stored, frames: count) }
             var frames: [Image] = []
             for page in 0..<Int32(count) {
-                let info = try Self.info(tiff, page: page)
+                let info = page == 0 ? first : try Self.info(tiff, page: page)
                 guard info.width == first.width, info.height == first.height else { continue }
-                frames.append(try decodePage(tiff, page: page, options: options))
+                frames.append(try decodePage(tiff, page: page, info: info, options: options))
             }
             guard frames.count > 1 else { return FillCrop.apply(frames[0], options: options) }
             let animation = ImageAnimation(frames: frames.map { .init(image: $0, duration: .milliseconds(100)) }, loopCount: 0)
@@ -45,9 +45,8 @@ public struct TIFFDecoder: ImageDecoding {
     }
 
     /// One page upright (or as stored), at the output size, in sRGB or carrying its profile.
-    private func decodePage(_ tiff: OpaquePointer, page: Int32, options: DecodingOptions) throws(ImageDecodingError) -> Image {
+    private func decodePage(_ tiff: OpaquePointer, page: Int32, info: osp_tiff_info, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try ImageDecodingError.checkCancellation()
-        let info = try Self.info(tiff, page: page)
         let stored = PixelSize(width: Int(info.width), height: Int(info.height))
         let profile = info.icc.map { ColorProfile(data: Data(bytes: $0, count: Int(info.icc_length))) }
         var message = [CChar](repeating: 0, count: 256)
@@ -109,7 +108,7 @@ public struct TIFFDecoder: ImageDecoding {
     }
 
     private static func corrupt(_ message: [CChar]) -> ImageDecodingError {
-        .corrupt(.tiff, detail: String(cString: message.map { UInt8(bitPattern: $0) } + [0]))
+        .corrupt(.tiff, detail: String(cMessage: message))
     }
 
     /// Runs `body` with `data` opened by libtiff.

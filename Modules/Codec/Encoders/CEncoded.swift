@@ -14,7 +14,7 @@ enum CEncoded {
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer { call(&out, &length, $0.baseAddress!, $0.count) }
         guard status == 0, let out else {
-            throw .failed(format, detail: String(cString: message.map { UInt8(bitPattern: $0) } + [0]))
+            throw .failed(format, detail: String(cMessage: message))
         }
         defer { osp_free(out) }
         return Data(bytes: out, count: length)

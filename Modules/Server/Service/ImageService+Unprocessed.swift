@@ -24,8 +24,9 @@ extension ImageService {
     func unprocessed(_ resolved: ResolvedSource, request: ImgproxyPath) async throws(ServerError) -> Response? {
         let options = request.options
         var skipped = options.skipProcessing.union(configuration.skipProcessingFormats)
-        if !configuration.alwaysRasterizesSVG || options.format == .svg, options.format == nil || options.format == .svg,
-           options.format == .svg || resolved.source.cacheIdentifier.lowercased().hasSuffix(".svg") {
+        let namesSVG = options.format == .svg
+        if namesSVG || (options.format == nil && !configuration.alwaysRasterizesSVG
+                        && resolved.source.cacheIdentifier.lowercased().hasSuffix(".svg")) {
             skipped.insert(.svg)
         }
         guard options.raw || !skipped.isEmpty else { return nil }
