@@ -117,7 +117,7 @@ struct ImagePipelineKeyTests {
 struct PrefetchAndBatchTests {
     /// Shared loads are cancelled once their last caller has left, a moment after it returns.
     static func waitForCancellations(_ count: Int, of loader: MockDataLoader) async throws {
-        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(30))
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(120))
         while loader.cancellationCount < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(loader.cancellationCount == count)
     }
