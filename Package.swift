@@ -62,6 +62,7 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        systemLibrary("CXML", pkgConfig: "libxml-2.0", apt: ["libxml2-dev"]),
         // libavif's and libheif's headers need no flags (libavif's pkg-config file adds a
         // Windows-only -DAVIF_DLL, which SwiftPM would refuse with a warning). Headers only:
         // CCodecLoader provides their functions.
@@ -100,6 +101,14 @@ let package = Package(
             dependencies: ["CHiredis"],
             path: "Modules/C/CRedisTLS",
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("hiredis")]
+        ),
+
+        // The server's SVG sanitizer, walking libxml2's tree in C: FoundationXML's nodes and
+        // their document hold each other, so every document it parses stays allocated.
+        .target(
+            name: "CXMLShims",
+            dependencies: ["CXML"],
+            path: "Modules/C/CXMLShims"
         ),
 
         // C wrappers for libcurl's variadic setopt and getinfo.
@@ -193,7 +202,7 @@ let package = Package(
         // OspreyProcessing's processors; the codec module gives it the formats' names only.
         .target(
             name: "OspreyServer",
-            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", hummingbird, logging,
+            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", "CXMLShims", hummingbird, logging,
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Metrics", package: "swift-metrics")],

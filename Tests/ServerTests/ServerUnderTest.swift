@@ -32,7 +32,14 @@ struct ServerUnderTest {
         service.timeout = nil  // the suite's debug build on a busy machine: no deadline unless a test sets one
         configure(&service)
         configuration = ServerConfiguration(service: service, port: 0)
-        self.service = try ImageService(configuration: service)
+        do {
+            self.service = try ImageService(configuration: service)
+        } catch {
+            // The origin's accept loop holds it until it stops: a configuration refused here
+            // must not leave a server (and its files) running until the process ends.
+            if origin == nil { self.origin.stop() }
+            throw error
+        }
     }
 
     /// Paths signed by imgproxy's own URL builder, for sources on the origin.

@@ -97,7 +97,13 @@ public final class ServerProcess: @unchecked Sendable {
     public func stop() -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         process.waitUntilExit()
-        return process.terminationStatus
+        let status = process.terminationStatus
+        // A failed exit (a sanitizer's report, say) is written last in the log, which the
+        // deinit removes: the test's output is the only place left to read it.
+        if status != 0, let logged = try? String(contentsOf: log, encoding: .utf8) {
+            FileHandle.standardError.write(Data("osprey-server exited \(status); its log ends:\n\(logged.suffix(8000))\n".utf8))
+        }
+        return status
     }
 
     deinit {
