@@ -86,6 +86,15 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         Rescaling.rescale(reduction, options: options)
     }
 
+    /// The full size from the header, turned upright when `options` apply the orientation;
+    /// `nil` for a decoder that does not read headers.
+    public func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize? {
+        guard let reader = try decoder(for: InputReader.prefix(of: input)).decoder as? any ImageInfoReading else { return nil }
+        let info = try reader.info(input)
+        let turned = !options.appliesOrientation && (5...8).contains(info.orientation)
+        return turned ? PixelSize(width: info.height, height: info.width) : PixelSize(width: info.width, height: info.height)
+    }
+
     /// What the input's header says: format, displayed size, orientation, alpha, frames. A
     /// decoder that does not read headers (``ImageInfoReading``) decodes the input to say it.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {

@@ -51,6 +51,46 @@ struct ReductionEndToEndTests {
         #expect(next == (name == "jolla.jpg" ? .memory : .network))
     }
 
+    /// imgproxy's crop then resize, as the server's geometry does it: from the whole source.
+    struct CentreCropResize: ReducibleProcessing {
+        var size: PixelSize
+        let seen: Locked<[PixelSize]>
+        var identifier: String { "centre-half(\(size.width)x\(size.height))" }
+
+        func process(_ image: Image) throws(ImageProcessingError) -> Image { try process(image, sourceSize: image.size) }
+
+        func sufficientSize(forSource source: PixelSize) -> PixelSize {
+            let scale = max(Double(size.width) / Double(source.width / 2), Double(size.height) / Double(source.height / 2))
+            return PixelSize(width: Int((Double(source.width) * scale).rounded(.up)), height: Int((Double(source.height) * scale).rounded(.up)))
+        }
+
+        func process(_ image: Image, sourceSize: PixelSize) throws(ImageProcessingError) -> Image {
+            seen.withLock { $0.append(image.size) }
+            let half = GravityCrop.crop(image, origin: (image.width / 4, image.height / 4), size: PixelSize(width: image.width / 2, height: image.height / 2))
+            return Resampler.resize(half, to: size)
+        }
+    }
+
+    @Test(arguments: ["jolla.jpg", "Portrait_6.jpg"])
+    func aProcessorThatSizesTheImageIsGivenAReducedDecodeAndThenTheReduction(name: String) async throws {
+        defer { origin.stop() }
+        let bytes = try Data(contentsOf: Corpus.file(name == "jolla.jpg" ? "photos/jolla.jpg" : "exif-orientation/Portrait_6.jpg"))
+        let full = try ImageCodec().decode(.data(bytes), options: DecodingOptions())
+        let seen = Locked([PixelSize]())
+        for (index, size) in [PixelSize(width: 300, height: 200), PixelSize(width: 280, height: 210)].enumerated() {
+            var request = ImageRequest(url: origin.url("/files/\(name)"), processors: [CentreCropResize(size: size, seen: seen)])
+            request.options.insert(.disableMemoryCacheWrites)
+            let response = try await pipeline.image(for: request)
+            #expect(response.tier == (index == 0 ? .network : .memory), "the second from the first's reduction")
+            let given = try #require(seen.withLock { $0.last })
+            #expect(given.width < full.width && given.width >= size.width * 2, "a reduced decode covering the crop: \(given)")
+            let direct = try CentreCropResize(size: size, seen: Locked([])).process(full)
+            let psnr = ReferenceDecoder.psnr(response.image.pixels, direct.pixels)
+            #expect(response.image.size == size && psnr > 32, "\(size): \(psnr) dB against the processor on the full decode")
+        }
+        #expect(origin.hits("/files/\(name)") == 1)
+    }
+
     @Test func aFormatWithoutAReducedDecodeIsDecodedForEachSize() async throws {
         defer { origin.stop() }
         #expect(try await pipeline.image(for: request("basn2c16.png", 16, 16)).tier == .network)

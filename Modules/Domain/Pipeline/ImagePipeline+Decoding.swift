@@ -23,8 +23,14 @@ extension ImagePipeline {
         let reduction = isProcessed ? nil : plan.reduction
         let (encoder, logger) = (configuration.encoder, configuration.logger)
         let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
-            let decoded = try self.decode(input, options: options, keepingReductionAt: reduction, from: metadata)
-            let image = try self.process(decoded, with: processors)
+            let image: Image
+            if let reduced = try self.decodeReduced(input, options: options, processors: processors, keepingReductionAt: reduction,
+                                                    from: metadata) {
+                image = reduced
+            } else {
+                let decoded = try self.decode(input, options: options, keepingReductionAt: reduction, from: metadata)
+                image = try self.process(decoded, with: processors)
+            }
             guard let variantFormat, let encoder else { return (image, nil) }
             let encoding = variantFormat.options(for: image, writtenBy: encoder)
             do throws(ImageEncodingError) {
@@ -48,11 +54,19 @@ extension ImagePipeline {
     /// size asked for: no read of the source, no decode.
     func fromReduction(_ plan: LoadPlan) async throws -> LoadedImage? {
         let options = plan.decodingOptions
-        guard let key = plan.reduction, let reduction = configuration.imageCache?.image(for: key),
-              Reduction.covers(reduction, for: options) else { return nil }
-        let decoder = configuration.decoder
-        let image = try await decodeLimiter.run { () throws -> Image? in
-            try decoder.rescale(reduction, options: options).map { try self.process($0, with: plan.request.processors) }
+        let processors = plan.request.processors
+        guard let key = plan.reduction, let reduction = configuration.imageCache?.image(for: key) else { return nil }
+        let image: Image?
+        if let reducible = Reduction.reducibleProcessor(processors, options: options) {
+            guard let sourceSize = reductionSources.withLock({ $0.sourceSize(for: key) }),
+                  Reduction.covers(reduction, of: sourceSize, for: reducible) else { return nil }
+            image = try await decodeLimiter.run { try self.process(reduction, with: processors, sourceSize: sourceSize) }
+        } else {
+            guard Reduction.covers(reduction, for: options) else { return nil }
+            let decoder = configuration.decoder
+            image = try await decodeLimiter.run { () throws -> Image? in
+                try decoder.rescale(reduction, options: options).map { try self.process($0, with: processors) }
+            }
         }
         guard let image else { return nil }
         if plan.writesMemory { configuration.imageCache?.store(image, for: plan.keys.image) }
@@ -67,8 +81,7 @@ extension ImagePipeline {
         do {
             if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options) {
                 try Task.checkCancellation()
-                configuration.imageCache?.store(reduction, for: reductionKey)
-                reductionSources.withLock { $0.record(source, for: reductionKey) }
+                keep(reduction, at: reductionKey, size: try decoder.sourceSize(of: input, options: options), from: source)
                 if let image = decoder.rescale(reduction, options: options) {
                     // A resample that saw the cancellation returns early: its image is not used.
                     try Task.checkCancellation()
@@ -81,20 +94,53 @@ extension ImagePipeline {
         }
     }
 
+    /// For a first processor that works from a reduced decode (``ReducibleProcessing``): the
+    /// source decoded only as large as it needs, kept in memory when there is a key, and
+    /// processed; `nil` when the format has no reduced decode or the processor needs it all.
+    private func decodeReduced(_ input: ImageInput, options: DecodingOptions, processors: [any ImageProcessing],
+                               keepingReductionAt reductionKey: CacheKey?, from source: CachedDataMetadata) throws -> Image? {
+        guard let reducible = Reduction.reducibleProcessor(processors, options: options) else { return nil }
+        let decoder = configuration.decoder
+        do {
+            guard let sourceSize = try decoder.sourceSize(of: input, options: options) else { return nil }
+            var reduced = options
+            reduced.targetSize = reducible.sufficientSize(forSource: sourceSize)
+            guard let reduction = try decoder.decodeReduction(input, options: reduced) else { return nil }
+            try Task.checkCancellation()
+            if let reductionKey { keep(reduction, at: reductionKey, size: sourceSize, from: source) }
+            return try process(reduction, with: processors, sourceSize: sourceSize)
+        } catch let error as ImageDecodingError {
+            throw error == .cancelled ? CancellationError() : Error.decodingFailed(error)
+        }
+    }
+
+    private func keep(_ reduction: Image, at key: CacheKey, size: PixelSize?, from source: CachedDataMetadata) {
+        configuration.imageCache?.store(reduction, for: key)
+        reductionSources.withLock { $0.record(source, size: size, for: key) }
+    }
+
     /// `image` through each of `processors` in turn, once the result's size is known to be
-    /// within ``Configuration/maxResultPixels``, checking for cancellation between them.
-    func process(_ image: Image, with processors: [any ImageProcessing]) throws -> Image {
+    /// within ``Configuration/maxResultPixels``, checking for cancellation between them. With
+    /// `sourceSize`, `image` is a reduced decode of a source of that size, which the first
+    /// processor (a ``ReducibleProcessing``) is told.
+    func process(_ image: Image, with processors: [any ImageProcessing], sourceSize: PixelSize? = nil) throws -> Image {
         if let limit = configuration.maxResultPixels {
-            let size = processors.reduce(image.size) { $1.outputSize(for: $0) }
+            let size = processors.reduce(sourceSize ?? image.size) { $1.outputSize(for: $0) }
             let frames = image.animation?.frames.count ?? 1
             let (pixels, overflow) = size.area.multipliedReportingOverflow(by: frames)
             guard !overflow, pixels <= limit else { throw Error.resultTooLarge(size, frames: frames, limit: limit) }
         }
         var image = image
-        for processor in processors {
+        for (index, processor) in processors.enumerated() {
             try Task.checkCancellation()
             do throws(ImageProcessingError) {
-                image = try Self.process(image, with: processor)
+                if index == 0, let sourceSize, let reducible = processor as? any ReducibleProcessing {
+                    let profile = image.colorProfile
+                    image = try reducible.process(image, sourceSize: sourceSize)
+                    image.colorProfile = profile
+                } else {
+                    image = try Self.process(image, with: processor)
+                }
             } catch .cancelled {
                 throw CancellationError()
             } catch {

@@ -19,7 +19,8 @@ struct LoadPlan: Sendable {
     /// Disk entries are used however stale, and the network is never asked.
     let cacheOnly: Bool
     /// Where the source's reduced decode is kept in memory, when this request may use one:
-    /// one frame at a target size, with a memory cache to read, and no processed variant.
+    /// one frame at a target size (or sized by a ``ReducibleProcessing``), with a memory cache
+    /// to read, and no processed variant.
     let reduction: CacheKey?
 
     init(request: ImageRequest, keys: ImagePipeline.CacheKeys, configuration: ImagePipeline.Configuration) {
@@ -41,7 +42,8 @@ struct LoadPlan: Sendable {
         self.variantFormat = writesDisk ? variantFormat : nil
         cacheOnly = options.contains(.returnCacheDataDontLoad)
         // Even under `disableMemoryCacheWrites`: a reduction serves other sizes than this one.
-        let usesReduction = readsMemory && variantFormat == nil && request.targetSize != nil && request.frames == .first
+        let sizedByProcessor = request.processors.first is any ReducibleProcessing
+        let usesReduction = readsMemory && variantFormat == nil && (request.targetSize != nil || sizedByProcessor) && request.frames == .first
         reduction = usesReduction ? Reduction.key(for: request, keys: keys) : nil
     }
 

@@ -25,10 +25,16 @@ public protocol ImageDecoding: Sendable {
     /// What ``decode(_:options:)`` would return for `options`, made from a reduction that
     /// ``decodeReduction(_:options:)`` returned; `nil` (the default) when not supported.
     func rescale(_ reduction: Image, options: DecodingOptions) -> Image?
+
+    /// The size ``decode(_:options:)`` returns for `options` without a target size, read from
+    /// the header alone; `nil` (the default) when it cannot be known without decoding.
+    func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize?
 }
 
 extension ImageDecoding {
     public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? { nil }
 
     public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? { nil }
+
+    public func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize? { nil }
 }

@@ -5,8 +5,9 @@ import OspreyProcessing
 /// imgproxy's sizing of an image, in its order: trim, crop, scale (with the resizing type,
 /// minimum sides, zoom, device pixel ratio and enlarging), crop to the result at the gravity,
 /// extend to the size and to the aspect ratio. It works on the whole decoded image, so the
-/// service uses it only for what the pipeline's own sizing cannot say.
-struct ImgproxyGeometry: ImageProcessing {
+/// service uses it only for what the pipeline's own sizing cannot say; without a trim, that
+/// image may be a reduced decode (a JPEG's DCT scale) as large as the result needs.
+struct ImgproxyGeometry: ReducibleProcessing {
     var trim: ImageProcessors.Trim?
     var crop: ImgproxyOptions.Crop?
     var resizingType: ImgproxyOptions.ResizingType
@@ -88,10 +89,31 @@ struct ImgproxyGeometry: ImageProcessing {
     }
 
     func process(_ image: Image) throws(ImageProcessingError) -> Image {
-        var image = try trim?.process(image) ?? image
-        let layout = layout(for: image.size)
-        if layout.cropped != image.size, let crop {
-            image = crop.gravity.crop(image, to: layout.cropped, scale: 1)
+        let trimmed = try trim?.process(image) ?? image
+        return try process(trimmed, sourceSize: trimmed.size)
+    }
+
+    /// The scale the crop is resampled at decides how small a decode serves: the cropped
+    /// region must keep at least the pixels it is scaled to. A trim needs every pixel.
+    func sufficientSize(forSource size: PixelSize) -> PixelSize {
+        guard trim == nil else { return size }
+        let layout = layout(for: size)
+        let scale = max(Double(layout.scaled.width) / Double(layout.cropped.width), Double(layout.scaled.height) / Double(layout.cropped.height))
+        guard scale < 1 else { return size }
+        return PixelSize(width: Int((Double(size.width) * scale).rounded(.up)), height: Int((Double(size.height) * scale).rounded(.up)))
+    }
+
+    /// The layout is the full source's; the crop and its gravity's offsets are scaled to
+    /// `image`, a decode of the source at a smaller size.
+    func process(_ image: Image, sourceSize: PixelSize) throws(ImageProcessingError) -> Image {
+        guard trim == nil || image.size == sourceSize else { return try process(image) }
+        var image = image
+        let layout = layout(for: sourceSize)
+        if layout.cropped != sourceSize, let crop {
+            let scale = Double(image.width) / Double(sourceSize.width)
+            let region = PixelSize(width: min(image.width, max(1, Int((Double(layout.cropped.width) * scale).rounded()))),
+                                   height: min(image.height, max(1, Int((Double(layout.cropped.height) * Double(image.height) / Double(sourceSize.height)).rounded()))))
+            image = crop.gravity.crop(image, to: region, scale: scale)
         }
         guard max(layout.scaled.width, layout.scaled.height) <= 16_384 else {
             throw .invalidParameters(processor: identifier, reason: "the result would be \(layout.scaled)")
