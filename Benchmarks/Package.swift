@@ -24,6 +24,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "ResampleEncode",
+            dependencies: [
+                .product(name: "OspreyCodec", package: osprey),
+                .product(name: "OspreyDomain", package: osprey),
+                .product(name: "OspreyPixels", package: osprey),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "CacheBenchmark",
             dependencies: [
                 .product(name: "OspreyMemoryCache", package: osprey),
