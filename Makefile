@@ -134,7 +134,7 @@ docs: setup ## Build the DocC documentation of every module into .build/docs (no
 	done
 	@echo "docs: written to $(DOCS_OUT)/<module>"
 
-bench: APT_PACKAGES += lomiri-wallpapers-16.04
+bench: APT_PACKAGES += lomiri-wallpapers-16.04 linux-perf
 bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null && \
 		command -v djpeg >/dev/null && command -v djxl >/dev/null || { $(SUDO) apt-get update -qq && \
@@ -174,6 +174,8 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	python3 Benchmarks/Scripts/compare_server.py .build/release/osprey-server $(BENCH_WORK)/thumbor-venv/bin/thumbor $(BENCH_WORK)/server 20
 	@# Osprey's own resample and encode of the server's one photo, without the server.
 	Benchmarks/.build/release/ResampleEncode /usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg 8 10
+	@# Where the server's CPU goes on that photo (perf, Debian's linux-perf).
+	python3 Benchmarks/Scripts/profile_server.py .build/release/osprey-server /usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg $(BENCH_WORK)/profile
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-server $(BENCH_WORK)/fleet
 
 clean: ## Remove build output
