@@ -168,6 +168,18 @@ extension ServerProcessTests {
         #expect(throws: ServerConfigurationError.unsignedWithKeys) { try ServerUnderTest { $0.allowsUnsigned = true } }
     }
 
+    /// How long `GET /health` takes on a new connection to the server on `port`.
+    static func health(port: Int) -> Duration {
+        let start = ContinuousClock.now
+        let socket = connect(port: port)
+        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while recv(socket, &buffer, buffer.count, 0) > 0 {}
+        close(socket)
+        return ContinuousClock.now - start
+    }
+
     /// A TCP connection to 127.0.0.1:`port`, or -1.
     static func connect(port: Int) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -269,8 +281,11 @@ extension ServerProcessTests {
             return (status, ContinuousClock.now - start)
         }
         let kept = try timed(paths[8]), health = try timed("/health"), other = try timed(paths[9])
-        #expect(kept.status == 200 && kept.duration < Sanitizer.scaled(.milliseconds(100)), "a kept answer: \(kept.duration)")
-        #expect(health.status == 200 && health.duration < Sanitizer.scaled(.milliseconds(50)), "/health: \(health.duration)")
+        // Not held up by the dripping loads: well inside the 2 s deadline they are held to (a
+        // bound of the test's own making, not of how fast the machine is today).
+        let serverTimeout = Duration.seconds(2)
+        #expect(kept.status == 200 && kept.duration * 4 < serverTimeout, "a kept answer: \(kept.duration)")
+        #expect(health.status == 200 && health.duration * 4 < serverTimeout, "/health: \(health.duration)")
         #expect(other.status == 200 && other.duration < .seconds(2), "another origin's load finds a slot: \(other.duration)")
         group.wait()
         #expect(drip.peakConcurrentDelays <= share && drip.peakConcurrentDelays < 8,
@@ -289,12 +304,17 @@ extension ServerProcessTests {
         let paths = try Self.paths((0..<6).map { Spec(url: origin.url("/files/p\($0).jpg").absoluteString, extension_: "png") })
         let server = try Self.server(origin, ["--timeout", "120"])
         defer { #expect(server.stop() == 0) }
+        // /health once the server is idle: the reference for how fast it can answer at all.
+        let idle = (0..<5).map { _ in Self.health(port: server.port) }.max()!
         let group = DispatchGroup(), base = server.base
         let statuses = Locked([Int]())
+        let started = ContinuousClock.now
+        let firstAnswer = Locked<Duration?>(nil)
         for path in paths {
             DispatchQueue.global().async(group: group) {
                 let status = (try? CurlGet.run(base + path).status) ?? 0
                 statuses.withLock { $0.append(status) }
+                firstAnswer.withLock { $0 = $0 ?? ContinuousClock.now - started }
             }
         }
         let deadline = ContinuousClock.now + .seconds(30)
@@ -302,20 +322,16 @@ extension ServerProcessTests {
         Thread.sleep(forTimeInterval: 0.3)  // the first images are being decoded
         var slowest = Duration.zero
         for _ in 0..<5 {
-            let start = ContinuousClock.now
-            let socket = Self.connect(port: server.port)
-            let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-            _ = request.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var buffer = [UInt8](repeating: 0, count: 1024)
-            while recv(socket, &buffer, buffer.count, 0) > 0 {}
-            close(socket)
-            slowest = max(slowest, ContinuousClock.now - start)
+            slowest = max(slowest, Self.health(port: server.port))
             Thread.sleep(forTimeInterval: 0.1)
         }
         let busy = statuses.withLock { $0.count } < 6
         group.wait()
         #expect(busy, "the images were still being made while /health was asked")
-        #expect(slowest < Sanitizer.scaled(.milliseconds(50)), "/health at worst \(slowest) while images were made")
+        // Compared with what the same machine does in the same test, not with a clock: far
+        // below the time one image takes (a loaded machine slows both alike).
+        let image = try #require(firstAnswer.withLock { $0 })
+        #expect(slowest * 10 < image, "/health at worst \(slowest) while images were made (idle \(idle)); the first image took \(image)")
         #expect(statuses.withLock { $0 } == [Int](repeating: 200, count: 6))
     }
 
