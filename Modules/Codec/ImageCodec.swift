@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyPixels
 
 /// The default codec: a decoder registry and an encoder registry behind one `ImageDecoding`
 /// and `ImageEncoding`. Built in, it decodes JPEG, PNG (and APNG), GIF, WebP, AVIF, HEIC,
@@ -91,8 +92,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     public func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize? {
         guard let reader = try decoder(for: InputReader.prefix(of: input)).decoder as? any ImageInfoReading else { return nil }
         let info = try reader.info(input)
-        let turned = !options.appliesOrientation && (5...8).contains(info.orientation)
-        return turned ? PixelSize(width: info.height, height: info.width) : PixelSize(width: info.width, height: info.height)
+        let displayed = PixelSize(width: info.width, height: info.height)
+        // Turning the displayed size by the orientation again gives the stored one.
+        return options.appliesOrientation ? displayed : Orientation(exifValue: info.orientation).displayedSize(of: displayed)
     }
 
     /// What the input's header says: format, displayed size, orientation, alpha, frames. A

@@ -116,7 +116,8 @@ int osp_svg_sanitize(const uint8_t *data, size_t size, uint8_t **out, size_t *ou
         xmlFreeDoc(document);
         return -1;
     }
-    // Outside the root: only the root stays (the doctype, comments and PIs go).
+    // Outside the root: only the root stays (the doctype, comments and PIs go); unlinking the
+    // doctype also clears the document's pointer to it.
     for (xmlNodePtr child = document->children; child;) {
         xmlNodePtr next = child->next;
         if (child != root) {
@@ -126,7 +127,6 @@ int osp_svg_sanitize(const uint8_t *data, size_t size, uint8_t **out, size_t *ou
         }
         child = next;
     }
-    document->intSubset = NULL;
     clean(root);
     xmlChar *written = NULL;
     int length = 0;

@@ -134,13 +134,7 @@ extension ImagePipeline {
         for (index, processor) in processors.enumerated() {
             try Task.checkCancellation()
             do throws(ImageProcessingError) {
-                if index == 0, let sourceSize, let reducible = processor as? any ReducibleProcessing {
-                    let profile = image.colorProfile
-                    image = try reducible.process(image, sourceSize: sourceSize)
-                    image.colorProfile = profile
-                } else {
-                    image = try Self.process(image, with: processor)
-                }
+                image = try Self.process(image, with: processor, sourceSize: index == 0 ? sourceSize : nil)
             } catch .cancelled {
                 throw CancellationError()
             } catch {
@@ -151,9 +145,15 @@ extension ImagePipeline {
         return image
     }
 
-    /// `image` through `processor`: every frame of an animation, the profile kept.
-    static func process(_ image: Image, with processor: any ImageProcessing) throws(ImageProcessingError) -> Image {
-        var result = try image.mappingFrames(processor.process)
+    /// `image` through `processor`: every frame of an animation, the profile kept. With
+    /// `sourceSize`, a ``ReducibleProcessing`` is told `image` is a reduced decode of it.
+    static func process(_ image: Image, with processor: any ImageProcessing, sourceSize: PixelSize? = nil) throws(ImageProcessingError) -> Image {
+        var result: Image
+        if let sourceSize, let reducible = processor as? any ReducibleProcessing {
+            result = try reducible.process(image, sourceSize: sourceSize)
+        } else {
+            result = try image.mappingFrames(processor.process)
+        }
         result.colorProfile = image.colorProfile
         return result
     }

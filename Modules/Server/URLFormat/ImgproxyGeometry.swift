@@ -110,10 +110,10 @@ struct ImgproxyGeometry: ReducibleProcessing {
         var image = image
         let layout = layout(for: sourceSize)
         if layout.cropped != sourceSize, let crop {
-            let scale = Double(image.width) / Double(sourceSize.width)
-            let region = PixelSize(width: min(image.width, max(1, Int((Double(layout.cropped.width) * scale).rounded()))),
-                                   height: min(image.height, max(1, Int((Double(layout.cropped.height) * Double(image.height) / Double(sourceSize.height)).rounded()))))
-            image = crop.gravity.crop(image, to: region, scale: scale)
+            let (scaleX, scaleY) = (Double(image.width) / Double(sourceSize.width), Double(image.height) / Double(sourceSize.height))
+            let side = { (cropped: Int, scale: Double, whole: Int) in min(whole, max(1, Int((Double(cropped) * scale).rounded()))) }
+            let region = PixelSize(width: side(layout.cropped.width, scaleX, image.width), height: side(layout.cropped.height, scaleY, image.height))
+            image = crop.gravity.crop(image, to: region, scale: scaleX)
         }
         guard max(layout.scaled.width, layout.scaled.height) <= 16_384 else {
             throw .invalidParameters(processor: identifier, reason: "the result would be \(layout.scaled)")
