@@ -111,7 +111,12 @@ extension CPUBoundCodecTests {
             #expect(throws: ImageDecodingError.tooManyPixels(width: 400, height: 300, limit: 10_000)) {
                 try ImageCodec(limits: DecodingLimits(maxPixels: 10_000)).decode(.data(whole), options: DecodingOptions())
             }
-            for broken in [whole.prefix(20), Data("BM".utf8) + Data(count: 12) + Data([99, 0, 0, 0]) + Data(count: 30), Data([0, 0, 1, 0, 1, 0]) + Data(count: 16)] {
+            // An icon whose PNG entry claims 2³²−1 a side: skipped (its area would overflow), not a crash.
+            // Two directory entries point at it, so that their areas are compared.
+            let entry = Data(count: 8) + Data([33, 0, 0, 0, 38, 0, 0, 0])
+            var huge = Data([0, 0, 1, 0, 2, 0]) + entry + entry
+            huge += Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8) + Data(repeating: 0xFF, count: 8) + Data(count: 5 + 4)
+            for broken in [whole.prefix(20), Data("BM".utf8) + Data(count: 12) + Data([99, 0, 0, 0]) + Data(count: 30), Data([0, 0, 1, 0, 1, 0]) + Data(count: 16), huge] {
                 #expect(throws: ImageDecodingError.self) { try ImageCodec().decode(.data(Data(broken)), options: DecodingOptions()) }
             }
         }

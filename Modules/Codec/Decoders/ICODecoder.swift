@@ -69,7 +69,8 @@ public struct ICODecoder: ImageDecoding {
                 guard let header = try? BMPDecoder.Header(b, at: offset, format: .ico) else { continue }
                 size = PixelSize(width: header.width, height: header.height / 2)
             }
-            guard size.width > 0, size.height > 0 else { continue }
+            // PNG and BMP allow at most 2³¹−1 a side; larger ones would overflow an area.
+            guard (1...Int(Int32.max)).contains(size.width), (1...Int(Int32.max)).contains(size.height) else { continue }
             entries.append(Entry(range: range, isPNG: isPNG, size: size))
         }
         guard !entries.isEmpty else { throw .corrupt(.ico, detail: "no entry with its data inside the file") }
