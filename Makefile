@@ -74,6 +74,10 @@ test: setup ## Smoke-test the release build, then run the whole test suite (with
 	@# The container image, built and run with an imgproxy env file unchanged.
 	$(MAKE) container
 	Tests/Container/run.sh $(CONTAINER_IMAGE) $(CORPUS)
+	@# Two minutes of mixed traffic against that release server with a 300 MB memory budget: it
+	@# lives, keeps the budget and answers every request in its classes (make bench: the whole soak).
+	OSPREY_CORPUS=$(CORPUS) python3 Benchmarks/Scripts/soak_mixed.py .build/release/osprey-server "$$(mktemp -d)" \
+		--budgets 300MB --seconds 120 --idle 10 --urls 4000 --check
 
 soak: setup ## 20,000 requests from 64 callers against one pipeline: answers, limits and memory (after make test)
 	$(SWIFT) build --build-tests
@@ -177,6 +181,11 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	@# Where the server's CPU goes on that photo (perf, Debian's linux-perf).
 	python3 Benchmarks/Scripts/profile_server.py .build/release/osprey-server /usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg $(BENCH_WORK)/profile
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-server $(BENCH_WORK)/fleet
+	@# Mixed traffic, each URL once, with and without a memory budget and against thumbor; RSS
+	@# sampled every half second and plotted (matplotlib, in thumbor's virtualenv).
+	$(BENCH_WORK)/thumbor-venv/bin/python -c 'import matplotlib' 2>/dev/null || $(BENCH_WORK)/thumbor-venv/bin/pip install --quiet matplotlib
+	OSPREY_CORPUS=$(CORPUS) $(BENCH_WORK)/thumbor-venv/bin/python Benchmarks/Scripts/soak_mixed.py .build/release/osprey-server \
+		$(BENCH_WORK)/soak --thumbor $(BENCH_WORK)/thumbor-venv/bin/thumbor --plot Docs/images/soak-memory.png
 
 clean: ## Remove build output
 	rm -rf .build .build-tsan .build-asan Fuzz/.build Benchmarks/.build Benchmarks/.build-static Examples/QuickStart/.build

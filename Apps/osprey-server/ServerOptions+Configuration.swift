@@ -130,6 +130,7 @@ extension ServerOptions {
         if let megapixels = try Setting.value(maxSourceResolution, "MAX_SOURCE_RESOLUTION") { service.maxSourcePixels = megapixels * 1_000_000 }
         if let megapixels = try Setting.value(maxResultResolution, "MAX_RESULT_RESOLUTION") { service.maxResultPixels = megapixels * 1_000_000 }
         service.maxAnimationFrames = try Setting.value(maxAnimationFrames, "MAX_ANIMATION_FRAMES") ?? service.maxAnimationFrames
+        if let budget = try Setting.value(maxMemory, "MAX_MEMORY") { service.maxMemory = budget.bytes > 0 ? budget.bytes : nil }
         service.maxRedirects = try Setting.value(maxRedirects, "MAX_REDIRECTS") ?? service.maxRedirects
         service.timeout = try Setting.value(timeout, "TIMEOUT").map(Self.duration) ?? service.timeout
         service.downloadTimeout = try Setting.value(downloadTimeout, "DOWNLOAD_TIMEOUT").map(Self.duration) ?? service.downloadTimeout

@@ -41,6 +41,8 @@ struct ServerOptions: ParsableArguments {
     var maxSourceResolution: Int?
     @Option(help: "The most pixels an answer may have, its frames counted together, in megapixels (default: the source's limit).")
     var maxResultResolution: Int?
+    @Option(help: "The memory to keep within, such as 300MB; requests wait for room or get 503, and one larger than it all 422 (default: 90% of the container's limit, if any; 0: none).")
+    var maxMemory: ByteSizeArgument?
     @Option(help: "The most frames an animated source may have (default 200).") var maxAnimationFrames: Int?
     @Option(help: "Redirects followed when fetching a source (default 3).") var maxRedirects: Int?
     @Option(help: "A preset, NAME=OPTIONS as in a URL (thumb=rs:fill:64:64/q:70); repeat for more. `default` applies to every URL.")

@@ -23,7 +23,7 @@ enum ExitStatus {
     /// The status for a pipeline failure: 69 for network and HTTP, 65 for bad image data.
     static func status(for error: any Error) -> ExitCode {
         switch error as? ImagePipeline.Error {
-        case .dataLoadingFailed?, .notCached?: unavailable
+        case .dataLoadingFailed?, .notCached?, .memoryBudget?: unavailable
         case .decodingFailed?, .processingFailed?, .resultTooLarge?, .encodingFailed?: badData
         case nil: error is CancellationError ? unavailable : badData
         }

@@ -97,6 +97,28 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         return options.appliesOrientation ? displayed : Orientation(exifValue: info.orientation).displayedSize(of: displayed)
     }
 
+    /// What decoding `input` for `options` holds, from the header: the chosen decoder's own
+    /// estimate, else every frame the options ask for at the header's size, with the buffers
+    /// the format's library is known to hold (``decoderBytesPerPixel``); `nil` for a decoder
+    /// that does not read headers.
+    public func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate? {
+        let (decoder, format) = try decoder(for: InputReader.prefix(of: input))
+        if let estimate = try decoder.decodeEstimate(of: input, options: options) { return estimate }
+        guard let reader = decoder as? any ImageInfoReading else { return nil }
+        let info = try reader.info(input)
+        let size = PixelSize(width: info.width, height: info.height)
+        let deep = (info.bitDepth ?? 8) > 8
+        let perPixel = Self.decoderBytesPerPixel[format].map { deep ? $0.deep : $0.eight } ?? 0
+        let (working, overflow) = size.area.multipliedReportingOverflow(by: perPixel)
+        return DecodeEstimate(size: size, frames: options.frames == .all ? max(1, info.frameCount) : 1,
+                              bytesPerPixel: info.hasAlpha ? 4 : 3, workingBytes: overflow ? .max : working)
+    }
+
+    /// Bytes a source pixel costs inside the decoding library, at 8 bits and deeper: libheif's
+    /// and libavif's YUV planes and RGB conversion, libjxl's floating-point buffers (measured
+    /// with a process's peak RSS; Docs/SERVER.md).
+    static let decoderBytesPerPixel: [ImageFormat: (eight: Int, deep: Int)] = [.heic: (3, 8), .avif: (3, 8), .jxl: (8, 12)]
+
     /// What the input's header says: format, displayed size, orientation, alpha, frames. A
     /// decoder that does not read headers (``ImageInfoReading``) decodes the input to say it.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
@@ -115,6 +137,13 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         var converted = ColorManagement.convertedToSRGB(image, profile: profile.data)
         converted.colorProfile = nil
         return converted
+    }
+
+    /// The image's size, and for AVIF and HEIC the encoder's own state (libaom's and x265's
+    /// look-ahead and buffers: about 45 MB for any photo, measured with the process's peak RSS).
+    public func encodeEstimate(of image: Image, as format: ImageFormat) -> Int {
+        let fixed = [ImageFormat.avif, .heic].contains(format) ? 48_000_000 : 0
+        return image.pixels.count * (image.animation?.frames.count ?? 1) + fixed
     }
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {

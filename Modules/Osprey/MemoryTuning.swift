@@ -17,4 +17,15 @@ public enum MemoryTuning {
         _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 1 << 20)
         #endif
     }
+
+    /// Gives the memory the allocator holds free back to the system (glibc's `malloc_trim`),
+    /// as a server does when it goes idle after a burst: freed small blocks stay in the
+    /// arenas, counted in RSS, until trimmed.
+    public static func returnFreeMemoryToTheSystem() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
 }

@@ -60,6 +60,17 @@ public struct OspreyConfiguration: Sendable {
     /// `OspreyRedisCache`'s `RedisDataCache`. With it, the data cache is a `TieredDataCache`:
     /// disk, then the shared cache, then the network; responses from it report the `shared` tier.
     public var sharedCache: (any DataCaching)?
+    /// The memory budget in bytes (`ImagePipeline.Configuration.memoryBudget`, a
+    /// `MemoryBudget`): decodes, processing and encodes are admitted while their estimates,
+    /// the memory caches and the process's own memory fit it, and while the process's
+    /// resident memory, the estimate and a margin do. The process's own is its resident
+    /// memory when the pipeline is built plus the margin (a tenth of the budget, 32 MB at
+    /// least), for the allocator's slack, downloads and connections. The memory cache, the encoded cache and
+    /// the loader's idle body buffers give way first. `nil` (the default): no budget.
+    public var memoryBudget: Int?
+    /// The longest a piece of work waits for room in the budget before it is turned away
+    /// (default 5 s).
+    public var memoryBudgetWait: Duration = .seconds(5)
     /// Where the pipeline reports problems it works around.
     public var logger: Logger
 
@@ -127,16 +138,25 @@ public struct OspreyConfiguration: Sendable {
         let curl = CurlDataLoader(configuration: network)
         var loader = SchemeDataLoader.standard(network: curl, maxFileSize: decodingLimits.maxInputBytes)
         if let s3Store { loader = loader.adding(S3DataLoader(store: s3Store, network: curl), for: "s3") }
+        let encodedMemory = encodedMemoryLimit > 0 ? MemoryDataCache(costLimit: encodedMemoryLimit) : nil
         var configuration = ImagePipeline.Configuration(
             dataLoader: loaders.reduce(loader) { $0.adding($1.value, for: $1.key) },
-            decoder: codec, imageCache: memory, dataCache: dataCache,
-            memoryDataCache: encodedMemoryLimit > 0 ? MemoryDataCache(costLimit: encodedMemoryLimit) : nil,
+            decoder: codec, imageCache: memory, dataCache: dataCache, memoryDataCache: encodedMemory,
             encoder: codec, diskStorage: diskStorage, urlNormalization: urlNormalization,
             maxConcurrentDecodes: maxConcurrentDecodes,
             maxConcurrentLoads: network.maxConcurrentTransfers + maxConcurrentDecodes, logger: logger
         )
         configuration.maxConcurrentLoadsPerOrigin = maxConcurrentLoadsPerOrigin
         configuration.maxResultPixels = maxResultPixels
+        if let memoryBudget {
+            let caches: [any MemoryTrimming] = [memory as (any MemoryTrimming)?, encodedMemory].compactMap { $0 } + [curl.idleBodyBuffers]
+            // What no estimate counts (connections, answers on their way, the allocator's slack)
+            // does not shrink with the budget: a tenth of it, and 32 MB at least.
+            let margin = max(memoryBudget / 10, 32_000_000)
+            configuration.memoryBudget = MemoryBudget(limit: memoryBudget, overhead: (ProcessMemory.residentBytes() ?? 0) + margin,
+                                                      caches: caches, maxWait: memoryBudgetWait, resident: ProcessMemory.residentBytes,
+                                                      headroom: margin, reclaim: MemoryTuning.returnFreeMemoryToTheSystem)
+        }
         return configuration
     }
 }

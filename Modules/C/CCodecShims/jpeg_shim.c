@@ -105,6 +105,9 @@ int osp_jpeg_read_header(osp_jpeg_decoder *self, osp_jpeg_header *header) {
     header->adobe_inverted = c->saw_Adobe_marker;
     header->progressive = c->progressive_mode;
     header->precision = c->data_precision;
+    size_t blocks = 0;
+    for (int i = 0; i < c->num_components; i++) blocks += (size_t)c->comp_info[i].width_in_blocks * c->comp_info[i].height_in_blocks;
+    header->coefficient_bytes = c->progressive_mode ? blocks * sizeof(JBLOCK) : 0;
     return 0;
 }
 

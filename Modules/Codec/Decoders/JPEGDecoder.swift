@@ -65,6 +65,24 @@ public struct JPEGDecoder: ImageDecoding {
         }
     }
 
+    /// The size decoded for `options` (the DCT scale for its target) and, for a progressive
+    /// file, the coefficients libjpeg holds for the whole image while it decodes.
+    public func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate? {
+        try InputReader.checkLength(of: input, limits: limits)
+        return try JPEGSession.with(input) { session throws(ImageDecodingError) in
+            let header = try session.readHeader(limits: DecodingLimits(maxPixels: .max, maxInputBytes: .max))
+            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+            var size = stored
+            if options.targetSize != nil {
+                let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
+                let denominator = Int(Self.scaleDenominator(from: stored, to: orientation.storedOutputSize(for: stored, options: options)))
+                size = PixelSize(width: (stored.width + denominator - 1) / denominator, height: (stored.height + denominator - 1) / denominator)
+            }
+            return DecodeEstimate(size: size, frames: 1, bytesPerPixel: header.components == 1 ? 1 : 3,
+                                  workingBytes: Int(header.coefficient_bytes))
+        }
+    }
+
     /// What the header says, without decoding pixels.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
         try InputReader.checkLength(of: input, limits: limits)

@@ -12,7 +12,7 @@ import OspreyDomain
 ///
 /// - important: An image costing more than ``Configuration/maxEntryShare`` of the cost limit
 ///   (10% by default, as Nuke) is not stored: it would push out everything else.
-public final class MemoryCache: ImageCaching {
+public final class MemoryCache: ImageCaching, MemoryTrimming {
     /// Limits and expiry.
     public struct Configuration: Sendable {
         /// The most total cost (bytes of pixels) held.
@@ -141,6 +141,9 @@ public final class MemoryCache: ImageCaching {
     public var usage: CacheUsage {
         state.withLock { CacheUsage(cost: $0.list.totalCost, count: $0.list.count) }
     }
+
+    /// The images' total cost: their pixels' bytes.
+    public var cost: Int { state.withLock { $0.list.totalCost } }
 
     /// Hits, misses and evictions so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }

@@ -14,7 +14,7 @@ import OspreyDomain
 /// - important: An entry larger than a tenth of the limit is not kept (it would push out
 ///   everything else), and one larger than the limit is refused with
 ///   `DataCacheError.entryTooLarge`.
-public final class MemoryDataCache: DataCaching {
+public final class MemoryDataCache: DataCaching, MemoryTrimming {
     /// The most bytes held.
     public let costLimit: Int
     private let list = Locked(LRUList<CacheKey, CachedData>())
@@ -65,5 +65,15 @@ public final class MemoryDataCache: DataCaching {
 
     public func usage() async throws -> CacheUsage {
         list.withLock { CacheUsage(cost: $0.totalCost, count: $0.count) }
+    }
+
+    /// The bytes held now.
+    public var cost: Int { list.withLock { $0.totalCost } }
+
+    /// Removes least recently used entries until at most `cost` bytes are held.
+    public func trim(toCost cost: Int) {
+        list.withLock { list in
+            while list.totalCost > max(0, cost), list.removeOldest() != nil {}
+        }
     }
 }

@@ -26,6 +26,10 @@ public final class CurlDataLoader: DataLoading {
 
     deinit { engine.shutdown() }
 
+    /// The body buffers kept for reuse (``Configuration/idleBodyBufferLimit``), for a
+    /// `MemoryBudget` to count among the caches and free first when memory is tight.
+    public var idleBodyBuffers: any MemoryTrimming { engine.buffers }
+
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         try await perform(request, sink: nil, signing: nil, progress: progress)
     }

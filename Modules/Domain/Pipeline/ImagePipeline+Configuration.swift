@@ -39,6 +39,11 @@ extension ImagePipeline {
         /// `nil` (the default): no limit. A server whose URLs choose padding, zoom or
         /// enlarging sets it.
         public var maxResultPixels: Int?
+        /// The memory decodes, processing and encodes may take at once, the memory caches
+        /// counted against it: each reserves its estimate from the header before it starts,
+        /// and waits for room or is refused (``ImagePipeline/Error/memoryBudget(_:)``).
+        /// `nil` (the default): no budget.
+        public var memoryBudget: MemoryBudget?
         /// Where the pipeline reports cache failures it works around.
         public var logger: Logger
 
@@ -70,6 +75,7 @@ extension ImagePipeline {
             self.maxConcurrentLoads = maxConcurrentLoads
             self.maxConcurrentLoadsPerOrigin = nil
             self.maxResultPixels = nil
+            self.memoryBudget = nil
             self.logger = logger
         }
     }

@@ -22,7 +22,7 @@ extension ImagePipeline {
         let variantFormat = isProcessed || !writesVariant ? nil : plan.variantFormat
         let reduction = isProcessed ? nil : plan.reduction
         let (encoder, logger) = (configuration.encoder, configuration.logger)
-        let (image, variant) = try await decodeLimiter.run { () throws -> (Image, (data: Data, format: ImageFormat)?) in
+        let work = { @Sendable () throws -> (Image, (data: Data, format: ImageFormat)?) in
             let image: Image
             if let reduced = try self.decodeReduced(input, options: options, processors: processors, keepingReductionAt: reduction,
                                                     from: metadata) {
@@ -40,6 +40,8 @@ extension ImagePipeline {
                 return (image, nil)
             }
         }
+        let working = workingMemory(input, options: options, processors: processors)
+        let (image, variant) = try await withMemory(working, holding: Self.heldBytes(input)) { try await decodeLimiter.run(work) }
         if let variant {
             var variantMetadata = metadata
             variantMetadata.format = variant.format
@@ -60,12 +62,18 @@ extension ImagePipeline {
         if let reducible = Reduction.reducibleProcessor(processors, options: options) {
             guard let sourceSize = reductionSources.withLock({ $0.sourceSize(for: key) }),
                   Reduction.covers(reduction, of: sourceSize, for: reducible) else { return nil }
-            image = try await decodeLimiter.run { try self.process(reduction, with: processors, sourceSize: sourceSize) }
+            let working = workingMemory(from: reduction, sourceSize: sourceSize, options: options, processors: processors)
+            image = try await withMemory(working) {
+                try await decodeLimiter.run { try self.process(reduction, with: processors, sourceSize: sourceSize) }
+            }
         } else {
             guard Reduction.covers(reduction, for: options) else { return nil }
             let decoder = configuration.decoder
-            image = try await decodeLimiter.run { () throws -> Image? in
-                try decoder.rescale(reduction, options: options).map { try self.process($0, with: processors) }
+            let working = workingMemory(from: reduction, sourceSize: nil, options: options, processors: processors)
+            image = try await withMemory(working) {
+                try await decodeLimiter.run { () throws -> Image? in
+                    try decoder.rescale(reduction, options: options).map { try self.process($0, with: processors) }
+                }
             }
         }
         guard let image else { return nil }
@@ -79,7 +87,8 @@ extension ImagePipeline {
                         from source: CachedDataMetadata) throws -> Image {
         let decoder = configuration.decoder
         do {
-            if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options) {
+            // Only a still is kept and resampled: an animation's frames are decoded as asked.
+            if let reductionKey, let reduction = try decoder.decodeReduction(input, options: options), reduction.animation == nil {
                 try Task.checkCancellation()
                 keep(reduction, at: reductionKey, size: try decoder.sourceSize(of: input, options: options), from: source)
                 if let image = decoder.rescale(reduction, options: options) {
@@ -105,7 +114,7 @@ extension ImagePipeline {
             guard let sourceSize = try decoder.sourceSize(of: input, options: options) else { return nil }
             var reduced = options
             reduced.targetSize = reducible.sufficientSize(forSource: sourceSize)
-            guard let reduction = try decoder.decodeReduction(input, options: reduced) else { return nil }
+            guard let reduction = try decoder.decodeReduction(input, options: reduced), reduction.animation == nil else { return nil }
             try Task.checkCancellation()
             if let reductionKey { keep(reduction, at: reductionKey, size: sourceSize, from: source) }
             return try process(reduction, with: processors, sourceSize: sourceSize)

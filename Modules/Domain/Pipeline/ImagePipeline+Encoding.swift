@@ -47,11 +47,14 @@ extension ImagePipeline {
         let response = try await image(for: request)
         let image = response.image
         let format = encoding.format(for: image, source: response.source?.format, capabilities: encoder.capabilities(for:))
-        let data = try await decodeLimiter.run { () throws -> Data in
-            do throws(ImageEncodingError) {
-                return try Self.encode(image, as: format, encoding: encoding, by: encoder)
-            } catch {
-                throw Error.encodingFailed(error)
+        let imageBytes = image.pixels.count * (image.animation?.frames.count ?? 1)
+        let data = try await withMemory(workingMemory(encoding: image, as: format, by: encoder), holding: imageBytes) {
+            try await decodeLimiter.run { () throws -> Data in
+                do throws(ImageEncodingError) {
+                    return try Self.encode(image, as: format, encoding: encoding, by: encoder)
+                } catch {
+                    throw Error.encodingFailed(error)
+                }
             }
         }
         let source = response.source

@@ -14,6 +14,9 @@ extension ImagePipeline {
         /// The processors would make an image of `size` (each of `frames` frames) with more
         /// pixels in all than ``Configuration/maxResultPixels``: refused before any ran.
         case resultTooLarge(PixelSize, frames: Int, limit: Int)
+        /// ``Configuration/memoryBudget`` did not admit the work: its estimate alone is over the
+        /// budget, or it waited its longest for room.
+        case memoryBudget(MemoryBudgetError)
 
         public var description: String {
             switch self {
@@ -22,6 +25,7 @@ extension ImagePipeline {
             case let .processingFailed(processor, error): "processor \(processor) failed: \(error)"
             case .encodingFailed(let error): error.description
             case .notCached(let key): "not cached, and the request allows the caches only: \(key)"
+            case .memoryBudget(let error): error.description
             case let .resultTooLarge(size, frames, limit):
                 "the result would be \(size)" + (frames > 1 ? " in \(frames) frames" : "") + ", over the limit of \(limit) pixels"
             }

@@ -42,8 +42,9 @@ struct LoadPlan: Sendable {
         self.variantFormat = writesDisk ? variantFormat : nil
         cacheOnly = options.contains(.returnCacheDataDontLoad)
         // Even under `disableMemoryCacheWrites`: a reduction serves other sizes than this one.
+        // Whatever the frames asked: only a still's reduction is kept (a JPEG's).
         let sizedByProcessor = request.processors.first is any ReducibleProcessing
-        let usesReduction = readsMemory && variantFormat == nil && (request.targetSize != nil || sizedByProcessor) && request.frames == .first
+        let usesReduction = readsMemory && variantFormat == nil && (request.targetSize != nil || sizedByProcessor)
         reduction = usesReduction ? Reduction.key(for: request, keys: keys) : nil
     }
 

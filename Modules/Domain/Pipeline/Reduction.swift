@@ -27,9 +27,9 @@ enum Reduction {
     }
 
     /// The first of `processors` when it can work from a reduction, for `options` without a
-    /// target size and of one frame.
+    /// target size (it is used only when the reduction is a still).
     static func reducibleProcessor(_ processors: [any ImageProcessing], options: DecodingOptions) -> (any ReducibleProcessing)? {
-        guard options.targetSize == nil, options.frames == .first else { return nil }
+        guard options.targetSize == nil else { return nil }
         return processors.first as? any ReducibleProcessing
     }
 }

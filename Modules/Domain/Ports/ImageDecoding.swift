@@ -29,6 +29,11 @@ public protocol ImageDecoding: Sendable {
     /// The size ``decode(_:options:)`` returns for `options` without a target size, read from
     /// the header alone; `nil` (the default) when it cannot be known without decoding.
     func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize?
+
+    /// What ``decode(_:options:)`` will hold for `options`, read from the header alone, so a
+    /// ``MemoryBudget`` can admit the work before it starts; `nil` (the default) when it cannot
+    /// be known without decoding.
+    func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate?
 }
 
 extension ImageDecoding {
@@ -37,4 +42,6 @@ extension ImageDecoding {
     public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? { nil }
 
     public func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize? { nil }
+
+    public func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate? { nil }
 }

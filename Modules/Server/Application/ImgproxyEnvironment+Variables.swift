@@ -15,6 +15,8 @@ extension ImgproxyEnvironment {
         "AVIF_SPEED", "JXL_EFFORT", "ALLOW_ORIGIN", "BASE_URL", "PRESETS", "PRESETS_SEPARATOR", "PRESETS_PATH", "ONLY_PRESETS",
         "WATERMARK_PATH", "WATERMARK_DATA", "WATERMARK_OPACITY", "LOG_FORMAT", "LOG_LEVEL", "NETWORK", "ARGUMENTS_SEPARATOR",
         "AUTO_ROTATE", "ALWAYS_RASTERIZE_SVG",
+        // Osprey's own, in imgproxy's style (bytes): the memory budget.
+        "MAX_MEMORY",
     ]
 
     /// Variables that stop the start when set to what Osprey cannot do, and why: each would

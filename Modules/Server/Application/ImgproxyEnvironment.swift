@@ -147,6 +147,7 @@ public struct ImgproxyEnvironment: Sendable {
             }
         }
         if let frames = try int("MAX_ANIMATION_FRAMES", least: 1) { service.maxAnimationFrames = frames }
+        if let bytes = try int("MAX_MEMORY", least: 0) { service.maxMemory = bytes > 0 ? bytes : nil }
         if let redirects = try int("MAX_REDIRECTS", least: 0) { service.maxRedirects = redirects }
         if let allowed = try bool("ALLOW_SECURITY_OPTIONS") { service.allowsSecurityOptions = allowed }
     }

@@ -42,6 +42,7 @@ private func buildApplication(_ configuration: ServerConfiguration, service: Ima
         .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: configuration.maxQueue))
         .addImageRoutes(service, at: configuration.pathPrefix)
     var services: [any Service] = closingService ? [CacheCloser(service: service)] : []
+    services.append(MemoryMonitor(service: service))
     if let metrics = configuration.metrics {
         let metricsRouter = Router(context: BasicRequestContext.self)
         metricsRouter.get("/metrics") { _, _ in

@@ -34,6 +34,8 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
         case timedOut
         /// A request past the queue's bound.
         case tooManyRequests
+        /// A request that found no room in the memory budget within its wait: to be tried again.
+        case busy
         case internalError
 
         /// The one place a class's status is written: imgproxy's.
@@ -44,7 +46,7 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
             case .forbidden, .forbiddenOption: .forbidden
             case .upstreamFailed: .badGateway
             case .sourceTimedOut: .gatewayTimeout
-            case .timedOut: .serviceUnavailable
+            case .timedOut, .busy: .serviceUnavailable
             case .tooManyRequests: .tooManyRequests
             case .internalError: .internalServerError
             }
@@ -58,7 +60,7 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
             case .unreachable, .upstreamFailed, .sourceTimedOut: "download"
             case .notAnImage, .tooLarge, .internalError: "processing"
             case .timedOut: "timeout"
-            case .tooManyRequests: "queue"
+            case .tooManyRequests, .busy: "queue"
             }
         }
 
@@ -72,6 +74,7 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
             case .notAnImage, .tooLarge: "Invalid source image"
             case .timedOut: "Timeout"
             case .tooManyRequests: "Too many requests"
+            case .busy: "Service unavailable"
             case .internalError: "Internal error"
             }
         }
@@ -96,7 +99,10 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
         self.status = status
     }
 
-    public var headers: HTTPFields { [.contentType: "text/plain; charset=utf-8"] }
+    /// The text's type; `Retry-After` when the request may be tried again soon.
+    public var headers: HTTPFields {
+        kind == .busy ? [.contentType: "text/plain; charset=utf-8", .retryAfter: "1"] : [.contentType: "text/plain; charset=utf-8"]
+    }
     public var description: String { "\(kind.text): \(detail)" }
 
     /// The class's text alone; `ImageAnswerMiddleware` adds the detail in development.
@@ -133,7 +139,8 @@ extension ServerError {
             default: self.init(.notAnImage, detail)
             }
         case .processingFailed?: self.init(.notAnImage, detail)
-        case .resultTooLarge?: self.init(.tooLarge, detail)
+        case .resultTooLarge?, .memoryBudget(.overBudget)?: self.init(.tooLarge, detail)
+        case .memoryBudget(.waitedTooLong)?: self.init(.busy, detail)
         case .encodingFailed?: self.init(.internalError, detail)
         default: self.init(error is CancellationError ? .timedOut : .internalError, detail)
         }

@@ -145,6 +145,20 @@ extension ImageService {
         /// The bytes of encoded answers kept in memory, so a repeated URL is sent as it was
         /// (default 16 MB); they are kept in the disk cache too.
         public var answerMemoryLimit: Int
+        /// The memory the server keeps within, in bytes (`--max-memory`): each request's
+        /// decode, processing and encode is admitted while its estimate, the work in flight,
+        /// the memory caches and the process's own memory fit; otherwise it waits, at most half
+        /// the request's ``timeout``, then is answered `503` with `Retry-After`, and one whose
+        /// estimate alone is over the budget `422`. By default ``containerMemoryBudget``: none
+        /// outside a container with a memory limit.
+        public var maxMemory: Int?
+
+        /// Nine tenths of the memory limit of the control group the process runs in (a
+        /// container's), the rest left for what the kernel counts beside the heap; `nil`
+        /// without a limit.
+        public static var containerMemoryBudget: Int? {
+            ProcessMemory.controlGroupLimit().map { $0 / 10 * 9 }
+        }
 
         /// A configuration; every other value has its default.
         public init(signingKeys: SigningKeys = .none, allowsUnsigned: Bool = false, sources: SourcePolicy = SourcePolicy(),
@@ -193,6 +207,7 @@ extension ImageService {
             watermark = nil
             developmentErrors = false
             answerMemoryLimit = 16 << 20
+            maxMemory = Self.containerMemoryBudget
         }
     }
 }

@@ -22,6 +22,10 @@ extension ImageService.Configuration {
         osprey.maxResultPixels = maxResultPixels ?? maxSourcePixels
         osprey.s3Store = s3Store
         osprey.encodedMemoryLimit = answerMemoryLimit
+        osprey.memoryBudget = maxMemory
+        // A request waits for room at most half its deadline, so it is told to come back
+        // (503 with Retry-After) before the deadline cancels it.
+        osprey.memoryBudgetWait = (timeout ?? .seconds(10)) / 2
         // One origin may hold all load slots but two: a slow one cannot queue the others, or
         // the cached images that still need a slot to decode, behind it.
         osprey.maxConcurrentLoadsPerOrigin = max(1, osprey.network.maxConcurrentTransfers + osprey.maxConcurrentDecodes - 2)
@@ -36,6 +40,9 @@ extension ImageService.Configuration {
         if downloadTimeout <= .zero { throw .outOfRange("the download timeout must be positive") }
         if maxSourceBytes <= 0 || maxSourcePixels <= 0 || maxAnimationFrames <= 0 || (maxResultPixels ?? 1) <= 0 {
             throw .outOfRange("the source and result limits must be positive")
+        }
+        if let maxMemory, maxMemory <= (ProcessMemory.residentBytes() ?? 0) + max(maxMemory / 10, 32_000_000) {
+            throw .outOfRange("the memory budget, \(maxMemory / 1_000_000) MB, leaves nothing for work beside what the process holds")
         }
         if osprey.maxConcurrentDecodes <= 0 { throw .outOfRange("the number of workers must be positive") }
         if !(1...100).contains(defaultQuality) || formatQualities.values.contains(where: { !(1...100).contains($0) }) {

@@ -28,6 +28,8 @@ public final class ImageService: Sendable {
     let watermark: (image: Image, name: String)?
     /// The disk cache, closed when the server stops.
     let disk: DiskCache?
+    /// The requests in the service now, for giving memory back when idle.
+    let activity = RequestActivity()
 
     /// A service over a pipeline made from `configuration`.
     /// - Throws: ``ServerConfigurationError`` when settings contradict each other, a file or
@@ -63,6 +65,8 @@ public final class ImageService: Sendable {
     /// (`/{signature}/{options…}/{source}`), within the deadline.
     /// - Throws: ``ServerError``.
     func respond(to request: Request, path: String) async throws -> Response {
+        activity.begin()
+        defer { activity.end() }
         // The work runs as a task of its own, so that the deadline can cancel it: a cancelled
         // load ends with CancellationError, which is answered 503, as imgproxy's timeout.
         let work = Task { try await self.answer(request, path: path) }

@@ -23,6 +23,7 @@ typedef struct {
     int adobe_inverted;    // 1 when an Adobe marker says CMYK values are stored inverted
     int progressive;
     int precision;         // bits per sample
+    size_t coefficient_bytes;  // the whole image's DCT coefficients, held while a progressive file decodes (else 0)
 } osp_jpeg_header;
 
 /// Opens a decoder on bytes in memory; the bytes must outlive the decoder.

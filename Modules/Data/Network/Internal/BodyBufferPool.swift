@@ -19,7 +19,7 @@ import OspreyDomain
 /// Buffers are not asked for transparent huge pages: on a virtual machine that hands free
 /// 2 MB blocks back to its host, a huge page not used for a few seconds costs a host fault
 /// when touched again (zeroing 36 MB of them took 90–170 ms where 4 KB pages took 25 ms).
-final class BodyBufferPool: Sendable {
+final class BodyBufferPool: MemoryTrimming {
     /// A block of memory and its capacity.
     struct Block: @unchecked Sendable {
         let pointer: UnsafeMutableRawPointer
@@ -83,6 +83,24 @@ final class BodyBufferPool: Sendable {
 
     /// The bytes held by idle blocks.
     var idleBytes: Int { idle.withLock { $0.bytes } }
+
+    /// The idle blocks' bytes, which a memory budget counts and trims.
+    var cost: Int { idleBytes }
+
+    /// Frees idle blocks, the largest first, until at most `cost` bytes are idle.
+    func trim(toCost cost: Int) {
+        let freed = idle.withLock { idle -> [Block] in
+            var freed: [Block] = []
+            for index in idle.blocks.indices.reversed() {
+                while idle.bytes > max(0, cost), let block = idle.blocks[index].popLast() {
+                    idle.bytes -= block.capacity
+                    freed.append(block)
+                }
+            }
+            return freed
+        }
+        for block in freed { Self.release(block) }
+    }
 
     static func capacityClass(for count: Int) -> Int {
         var capacity = smallestClass

@@ -32,7 +32,7 @@ final class TransferEngine: @unchecked Sendable {
     /// finished transfers, before the loop reads on (`resumeCallers`).
     private var finished: [(Transfer, Result<CurlCompletion, any Error>)] = []
     private let stopped = DispatchSemaphore(value: 0)
-    private let buffers: BodyBufferPool
+    let buffers: BodyBufferPool
     /// The header list of a request that sets no headers of its own: the default lines.
     /// Built once and shared; freed when the loop ends, after every handle that used it.
     let defaultHeaders: UnsafeMutablePointer<curl_slist>?
