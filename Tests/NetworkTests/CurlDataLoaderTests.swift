@@ -337,6 +337,20 @@ struct BodyBufferPoolTests {
         #expect(pool.idleBytes == 3 * 65_536, "past the idle limit blocks are freed")
     }
 
+    @Test func idleBlocksAreFreedOnceNoBodyIsTakenForAWhileAndTheLargestGoFirstWhenTrimmed() async throws {
+        let pool = BodyBufferPool(idleLimit: 8 << 20, idleRelease: .milliseconds(100))
+        let blocks = [pool.take(atLeast: 3_000_000), pool.take(atLeast: 100_000), pool.take(atLeast: 1000)]
+        for block in blocks { pool.give(block) }
+        #expect(pool.idleBytes == (4 << 20) + 131_072 + 65_536)
+        pool.trim(toCost: 200_000)
+        #expect(pool.idleBytes == 131_072 + 65_536, "the 4 MB block went first")
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(30))
+        while pool.idleBytes > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(pool.idleBytes == 0, "freed once idle")
+        pool.give(pool.take(atLeast: 1000))
+        #expect(pool.idleBytes == 65_536, "kept again for the next burst")
+    }
+
     @Test func largeBlocksAreMappedFilledWhilePrefaultedAndUnmappedPastTheLimit() {
         let pool = BodyBufferPool(idleLimit: 4 << 20)
         let blocks = (0..<3).map { _ in pool.take(atLeast: 3_000_000) }  // 4 MB mapped blocks, prefaulting

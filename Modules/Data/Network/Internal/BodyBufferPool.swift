@@ -4,7 +4,8 @@ import OspreyAllocation
 import OspreyDomain
 
 /// Memory for response bodies, handed back when the caller lets go of the `Data` and reused
-/// for the next response.
+/// for the next response; once no body has been taken for ``idleRelease``, the idle blocks are
+/// freed, so a burst's buffers do not stay resident after it.
 ///
 /// A fresh buffer costs a page fault for every 4 KB written into it, and glibc gives freed
 /// megabytes back to the kernel, so every large download paid for its pages again: the
@@ -30,6 +31,8 @@ final class BodyBufferPool: MemoryTrimming {
         /// Idle blocks by class: index 0 holds the smallest class, each next one twice that.
         var blocks: [[Block]] = []
         var bytes = 0
+        var lastTake = ContinuousClock.now
+        var releaseScheduled = false
     }
 
     static let smallestClass = 64 * 1024
@@ -38,10 +41,15 @@ final class BodyBufferPool: MemoryTrimming {
 
     /// The most capacity kept idle.
     let idleLimit: Int
+    /// How long idle blocks are kept after the last body was taken.
+    let idleRelease: Duration
     private let idle = Locked(Idle())
     private let prefaulting = DispatchQueue(label: "osprey.body-prefault", qos: .utility)
 
-    init(idleLimit: Int) { self.idleLimit = idleLimit }
+    init(idleLimit: Int, idleRelease: Duration = .seconds(2)) {
+        self.idleLimit = idleLimit
+        self.idleRelease = idleRelease
+    }
 
     deinit {
         idle.withLock { idle in
@@ -54,6 +62,7 @@ final class BodyBufferPool: MemoryTrimming {
         let capacity = Self.capacityClass(for: count)
         let index = Self.classIndex(of: capacity)
         let reused: Block? = idle.withLock { idle in
+            idle.lastTake = .now
             guard index < idle.blocks.count, let block = idle.blocks[index].popLast() else { return nil }
             idle.bytes -= capacity
             return block
@@ -70,15 +79,35 @@ final class BodyBufferPool: MemoryTrimming {
 
     /// Takes a block back: kept while the idle total allows, freed otherwise.
     func give(_ block: Block) {
-        let kept = idle.withLock { idle in
-            guard idle.bytes + block.capacity <= idleLimit else { return false }
+        let (kept, schedules) = idle.withLock { idle -> (Bool, Bool) in
+            guard idle.bytes + block.capacity <= idleLimit else { return (false, false) }
             let index = Self.classIndex(of: block.capacity)
             while idle.blocks.count <= index { idle.blocks.append([]) }
             idle.blocks[index].append(block)
             idle.bytes += block.capacity
-            return true
+            defer { idle.releaseScheduled = true }
+            return (true, !idle.releaseScheduled)
         }
         if !kept { Self.release(block) }
+        if schedules { scheduleRelease(after: idleRelease) }
+    }
+
+    private func scheduleRelease(after delay: Duration) {
+        prefaulting.asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1)))) { [weak self] in self?.releaseIfIdle() }
+    }
+
+    /// Frees every idle block when no body has been taken for ``idleRelease``; otherwise looks
+    /// again when that much time will have passed.
+    private func releaseIfIdle() {
+        let wait: Duration? = idle.withLock { idle in
+            let quiet = ContinuousClock.now - idle.lastTake
+            guard quiet < idleRelease else {
+                idle.releaseScheduled = false
+                return nil
+            }
+            return idleRelease - quiet
+        }
+        if let wait { scheduleRelease(after: wait) } else { trim(toCost: 0) }
     }
 
     /// The bytes held by idle blocks.
