@@ -11,14 +11,15 @@ extension ServerProcessTests {
     @Test func aMemoryBudgetRefusesWhatItCanNeverHoldAndMetricsSayWhereTheMemoryIs() throws {
         let origin = try Self.origin()
         defer { origin.stop() }
-        // A header that says 7000×7000 (49 MP, within the source limit): at full size as a PNG
-        // it needs three copies of 147 MB, more than a 300 MB budget can give one request.
+        // A header that says 14000×14000 (196 MP, within the source limit given): at full size
+        // as a PNG it needs three copies of 588 MB, more than the budget (widened under a
+        // sanitizer) can give one request.
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
-        origin.serve("huge.jpg", CraftedImages.jpeg(from: photo, width: 7000, height: 7000), contentType: "image/jpeg")
+        origin.serve("huge.jpg", CraftedImages.jpeg(from: photo, width: 14000, height: 14000), contentType: "image/jpeg")
         let metricsPort = try LoopbackPort.free()
         let budget = 300_000_000 + Sanitizer.memoryOverhead
         let server = try Self.server(origin, ["--max-memory", "\(budget)B", "--metrics-bind", "127.0.0.1:\(metricsPort)",
-                                              "--development-errors"])
+                                              "--development-errors", "--max-source-resolution", "200"])
         defer { #expect(server.stop() == 0) }
         let paths = try Self.paths([Spec(url: origin.url("/files/huge.jpg").absoluteString, extension_: "png"),
                                     Spec(url: origin.url("/files/photo.jpg").absoluteString, width: 64, height: 64)])
