@@ -143,7 +143,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     /// look-ahead and buffers: about 45 MB for any photo, measured with the process's peak RSS).
     public func encodeEstimate(of image: Image, as format: ImageFormat) -> Int {
         let fixed = [ImageFormat.avif, .heic].contains(format) ? 48_000_000 : 0
-        return image.pixels.count * (image.animation?.frames.count ?? 1) + fixed
+        return image.cost + fixed
     }
 
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {

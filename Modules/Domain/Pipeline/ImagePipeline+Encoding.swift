@@ -47,7 +47,7 @@ extension ImagePipeline {
         let response = try await image(for: request)
         let image = response.image
         let format = encoding.format(for: image, source: response.source?.format, capabilities: encoder.capabilities(for:))
-        let imageBytes = image.pixels.count * (image.animation?.frames.count ?? 1)
+        let imageBytes = image.cost
         let data = try await withMemory(workingMemory(encoding: image, as: format, by: encoder), holding: imageBytes) {
             try await decodeLimiter.run { () throws -> Data in
                 do throws(ImageEncodingError) {

@@ -15,7 +15,7 @@ public protocol ImageEncoding: Sendable {
 
 extension ImageEncoding {
     public func encodeEstimate(of image: Image, as format: ImageFormat) -> Int {
-        image.pixels.count * (image.animation?.frames.count ?? 1)
+        image.cost
     }
 
     /// What this encoder writes in `format`; `nil` when it does not write it.
