@@ -192,6 +192,28 @@ def status_field(pids, field):
     return total
 
 
+def osprey_metrics(port):
+    """The memory figures osprey-server's /metrics reports (0 when it does not answer)."""
+    figures = {"caches": 0, "in_flight": 0, "cached": 0}
+    if not port:
+        return figures
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        c.request("GET", "/metrics")
+        text = c.getresponse().read().decode()
+    except OSError:
+        return figures
+    for line in text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name.startswith("memory_cache_bytes"):
+            figures["caches"] += int(float(value))
+        elif name == "memory_budget_in_flight_bytes":
+            figures["in_flight"] = int(float(value))
+        elif name == "memory_budget_cached_bytes":
+            figures["cached"] = int(float(value))
+    return figures
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -229,8 +251,9 @@ def run_load(port, paths, connections, seconds, results):
     [t.join() for t in threads]
 
 
-def soak(label, argv, port, ready, url, jobs, warmup, source, port_from_log=False):
-    """One server through warm-up, replay and idle time: its figures and RSS samples."""
+def soak(label, argv, port, ready, url, jobs, warmup, source, port_from_log=False, metrics_port=0):
+    """One server through warm-up, replay and idle time: its figures and RSS samples (with
+    osprey-server's memory caches and budget from its /metrics on `metrics_port`)."""
     log = open(os.path.join(args.work, f"{label.split()[0]}.log"), "w")
     server = subprocess.Popen(argv, stdout=subprocess.PIPE if port_from_log else log, stderr=log, text=True, start_new_session=True)
     try:
@@ -253,14 +276,16 @@ def soak(label, argv, port, ready, url, jobs, warmup, source, port_from_log=Fals
 
         def sampler():
             while not stop.is_set():
-                pids = tree(server.pid)
-                samples.append((time.monotonic() - t0, status_field(pids, "VmRSS"), status_field(pids, "VmHWM")))
+                pids, figures = tree(server.pid), osprey_metrics(metrics_port)
+                samples.append((time.monotonic() - t0, status_field(pids, "VmRSS"), status_field(pids, "VmHWM"),
+                                figures["caches"], figures["in_flight"]))
                 stop.wait(0.5)
         threading.Thread(target=sampler, daemon=True).start()
         warm_results = []
         run_load(port, [url(source, j) for j in warmup], args.connections, 600, warm_results)
         time.sleep(2)
         after_warmup = status_field(tree(server.pid), "VmRSS")
+        caches_after_warmup = osprey_metrics(metrics_port)["caches"] if metrics_port else None
         results, start = [], time.monotonic()
         run_load(port, [url(source, j) for j in jobs], args.connections, args.seconds, results)
         elapsed = time.monotonic() - start
@@ -273,6 +298,7 @@ def soak(label, argv, port, ready, url, jobs, warmup, source, port_from_log=Fals
             checks["50 MP at full size as PNG"] = c.getresponse().status
         time.sleep(args.idle)
         after_idle = status_field(tree(server.pid), "VmRSS")
+        caches_after_idle = osprey_metrics(metrics_port)["caches"] if metrics_port else None
         peak_kernel = status_field(tree(server.pid), "VmHWM")
         alive = server.poll() is None
         stop.set()
@@ -290,6 +316,7 @@ def soak(label, argv, port, ready, url, jobs, warmup, source, port_from_log=Fals
     pick = lambda p: latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000 if latencies else 0
     return {"label": label, "requests": len(results), "rps": len(results) / elapsed, "p50": pick(0.5), "p99": pick(0.99),
             "peak": max([s[1] for s in samples] + [0]), "kernel_peak": peak_kernel, "after_warmup": after_warmup, "after_idle": after_idle,
+            "caches_after_warmup": caches_after_warmup, "caches_after_idle": caches_after_idle,
             "statuses": statuses, "alive": alive, "samples": samples, "loaded_until": loaded_until, "checks": checks,
             "exit": server.returncode}
 
@@ -318,10 +345,11 @@ for budget in ([] if report_only else args.budgets.split(",")):
     limit = megabytes(budget) if budget != "0" else 0
     cache = os.path.join(args.work, f"osprey-cache-{budget}")
     shutil.rmtree(cache, ignore_errors=True)
+    metrics_port = free_port()
     argv = [args.osprey, "--port", "0", "--allow-unsigned", "--allowed-source", source + "/", "--cache-dir", cache,
-            "--max-memory", str(limit) + "B" if limit else "0"]
+            "--max-memory", str(limit) + "B" if limit else "0", "--metrics-bind", f"127.0.0.1:{metrics_port}"]
     label = f"osprey-server, --max-memory {budget}" if limit else "osprey-server, no budget"
-    run = soak(label, argv, 0, "/health", osprey_url, jobs, warmup, source, port_from_log=True)
+    run = soak(label, argv, 0, "/health", osprey_url, jobs, warmup, source, port_from_log=True, metrics_port=metrics_port)
     run["budget"] = limit
     runs.append(run)
 if args.thumbor and not report_only:
@@ -358,6 +386,14 @@ for r in runs:
         print(line)
     if r["after_warmup"]:
         print(f"{r['label']}: RSS after {args.idle} s idle {r['after_idle'] / r['after_warmup']:.2f}× its level after the warm-up")
+    if r.get("caches_after_idle") is not None and r["after_warmup"] > r["caches_after_warmup"]:
+        print(f"{r['label']}: memory caches {r['caches_after_warmup'] / 1e6:.0f} MB after the warm-up, "
+              f"{r['caches_after_idle'] / 1e6:.0f} MB after idle; RSS less them "
+              f"{(r['after_idle'] - r['caches_after_idle']) / (r['after_warmup'] - r['caches_after_warmup']):.2f}×")
+    peak = max(r["samples"], key=lambda s: s[1], default=None)
+    if peak and len(peak) > 4 and r.get("budget"):
+        print(f"{r['label']}: at the sampled peak ({peak[1] / 1e6:.0f} MB) the budget counted {peak[4] / 1e6:.0f} MB "
+              f"of work in flight and the memory caches held {peak[3] / 1e6:.0f} MB")
 
 if args.plot:
     import matplotlib

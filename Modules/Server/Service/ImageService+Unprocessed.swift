@@ -50,7 +50,7 @@ extension ImageService {
         if configuration.usesLastModified, let lastModified = resolved.lastModified ?? source.metadata.lastModified {
             headers[.lastModified] = lastModified
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: .ok, headers: headers, body: .answer(body, countedBy: pipeline.configuration.memoryBudget))
     }
 
     /// The source's size and header, checked against the URL's security options, when those

@@ -182,7 +182,7 @@ public final class ImageService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = encoded.format.mediaType
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.data)))
+        return Response(status: status, headers: headers, body: .answer(encoded.data, countedBy: pipeline.configuration.memoryBudget))
     }
 
     /// The request headers an answer depends on: `Accept` when it `varies` with it, and the

@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import OspreyDomain
+
+extension ResponseBody {
+    /// The bytes of `data`, written a slice at a time as the connection takes them, and
+    /// counted by `budget` until the last is written: the answer is in memory until then,
+    /// and a copy of it whole would double a large answer's bytes.
+    package static func answer(_ data: Data, countedBy budget: MemoryBudget?) -> ResponseBody {
+        ResponseBody(contentLength: data.count) { writer in
+            let write = { (writer: inout any ResponseBodyWriter) in
+                var start = data.startIndex
+                while start < data.endIndex {
+                    let end = data.index(start, offsetBy: Self.sliceBytes, limitedBy: data.endIndex) ?? data.endIndex
+                    try await writer.write(ByteBuffer(bytes: data[start..<end]))
+                    start = end
+                }
+                try await writer.finish(nil)
+            }
+            if let budget {
+                try await budget.withHeld(data.count) { try await write(&writer) }
+            } else {
+                try await write(&writer)
+            }
+        }
+    }
+
+    /// Small enough that the copies on their way out stay a few slices, large enough that a
+    /// write costs little beside its bytes.
+    package static let sliceBytes = 256 * 1024
+}
