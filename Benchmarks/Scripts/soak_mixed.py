@@ -194,7 +194,7 @@ def status_field(pids, field):
 
 def osprey_metrics(port):
     """The memory figures osprey-server's /metrics reports (0 when it does not answer)."""
-    figures = {"caches": 0, "in_flight": 0, "cached": 0}
+    figures = {"caches": 0, "in_flight": 0}
     if not port:
         return figures
     try:
@@ -209,8 +209,6 @@ def osprey_metrics(port):
             figures["caches"] += int(float(value))
         elif name == "memory_budget_in_flight_bytes":
             figures["in_flight"] = int(float(value))
-        elif name == "memory_budget_cached_bytes":
-            figures["cached"] = int(float(value))
     return figures
 
 

@@ -8,19 +8,10 @@ extension ResponseBody {
     /// and a copy of it whole would double a large answer's bytes.
     package static func answer(_ data: Data, countedBy budget: MemoryBudget?) -> ResponseBody {
         ResponseBody(contentLength: data.count) { writer in
-            let write = { (writer: inout any ResponseBodyWriter) in
-                var start = data.startIndex
-                while start < data.endIndex {
-                    let end = data.index(start, offsetBy: Self.sliceBytes, limitedBy: data.endIndex) ?? data.endIndex
-                    try await writer.write(ByteBuffer(bytes: data[start..<end]))
-                    start = end
-                }
-                try await writer.finish(nil)
-            }
             if let budget {
-                try await budget.withHeld(data.count) { try await write(&writer) }
+                try await budget.withHeld(data.count) { try await write(data, to: &writer) }
             } else {
-                try await write(&writer)
+                try await write(data, to: &writer)
             }
         }
     }
@@ -28,4 +19,11 @@ extension ResponseBody {
     /// Small enough that the copies on their way out stay a few slices, large enough that a
     /// write costs little beside its bytes.
     package static let sliceBytes = 256 * 1024
+
+    private static func write(_ data: Data, to writer: inout any ResponseBodyWriter) async throws {
+        for start in stride(from: data.startIndex, to: data.endIndex, by: sliceBytes) {
+            try await writer.write(ByteBuffer(bytes: data[start..<min(start + sliceBytes, data.endIndex)]))
+        }
+        try await writer.finish(nil)
+    }
 }
