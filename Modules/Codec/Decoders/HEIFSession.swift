@@ -79,8 +79,11 @@ struct HEIFSession: ~Copyable {
 
     private var nclx: (primaries: Int, transfer: Int, matrix: Int)? {
         var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile else { return nil }
-        defer { heif_nclx_color_profile_free(profile) }
+        // libheif 1.15 hands the profile out before it checks the code points, and keeps it
+        // there when one is out of range: it is ours to free whatever the error says.
+        let error = heif_image_handle_get_nclx_color_profile(handle, &profile)
+        defer { if let profile { heif_nclx_color_profile_free(profile) } }
+        guard error.code == heif_error_Ok, let profile else { return nil }
         return (Int(profile.pointee.color_primaries.rawValue), Int(profile.pointee.transfer_characteristics.rawValue),
                 Int(profile.pointee.matrix_coefficients.rawValue))
     }
@@ -107,8 +110,8 @@ struct HEIFSession: ~Copyable {
         case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
         }
         let error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        defer { if let image { heif_image_release(image) } }
         guard error.code == heif_error_Ok, let image else { throw Self.failure(error) }
-        defer { heif_image_release(image) }
         let decoded = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
                                 height: Int(heif_image_get_height(image, heif_channel_interleaved)))
         guard decoded == size else { throw .corrupt(.heic, detail: "the container declares \(size) but the image is \(decoded)") }
