@@ -92,9 +92,8 @@ final class BodyBufferPool: MemoryTrimming {
         if schedules { scheduleRelease(after: idleRelease) }
     }
 
-    /// The pending release holds the pool strongly, so a pool let go of lives until it has been
-    /// idle for ``idleRelease``. A weak capture would give the pool a side table, which the
-    /// object points to only in encoded form: LeakSanitizer reported it leaked at exit.
+    /// The pending release holds the pool strongly (a pool let go of lives until it has been idle
+    /// for ``idleRelease``): a weak capture gives it a side table LeakSanitizer cannot trace.
     private func scheduleRelease(after delay: Duration) {
         prefaulting.asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1)))) { self.releaseIfIdle() }
     }
