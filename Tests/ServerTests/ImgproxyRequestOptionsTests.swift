@@ -31,6 +31,19 @@ struct ImgproxyRequestOptionsTests {
         #expect(throws: ImgproxyError.unsupported("option xyz")) { try ImgproxyPresets(definitions: ["bad=xyz:1"]) }
     }
 
+    /// What proxies do to paths, undone before the signature is checked, as imgproxy's fixPath does.
+    @Test func mergedSlashesAndEncodedColonsAreRepaired() throws {
+        let merged = try ImgproxyPath("/_/rs%3Afit%3A10%3A20/plain/http:/img.example/a.jpg")
+        #expect(merged.source.absoluteString == "http://img.example/a.jpg")
+        #expect(merged.signedPart == "/rs:fit:10:20/plain/http://img.example/a.jpg")
+        #expect(merged.options.width == 10 && merged.options.height == 20)
+        #expect(try ImgproxyPath("/_/plain/local:/photos/a.jpg").source.absoluteString == "local:///photos/a.jpg")
+        #expect(try ImgproxyPath("/_/plain/https://img.example/a.jpg").signedPart == "/plain/https://img.example/a.jpg")
+        // imgproxy's `(\S+):/([^/])` takes the last such colon before white space, whatever it follows.
+        #expect(try ImgproxyPath("/_/plain/http://img.example/a:/b.jpg").signedPart == "/plain/http://img.example/a://b.jpg")
+        #expect(try ImgproxyPath("/_/plain/http:/img.example/a b:/c.jpg").signedPart == "/plain/http://img.example/a b:/c.jpg")
+    }
+
     @Test func dprCachebusterExpiresAndFilenameParse() throws {
         let options = try ImgproxyPath("/_/w:100/dpr:2/cb:v7/exp:1700000000/fn:aGVsbG8gd29ybGQ:1/att:1/plain/http://a.example/b.jpg").options
         #expect(options.dpr == 2 && options.cacheBuster == "v7" && options.returnsAttachment == true)

@@ -70,13 +70,29 @@ package struct ImgproxyPath: Sendable {
     static func repaired(_ path: String) -> String {
         guard let plain = path.range(of: "/plain/") else { return path.replacingOccurrences(of: "%3A", with: ":") }
         let options = path[..<plain.lowerBound].replacingOccurrences(of: "%3A", with: ":")
-        var source = String(path[plain.upperBound...])
-        let merged = /^(\S+):\/([^\/])/
-        if let match = source.firstMatch(of: merged) {
-            let scheme = String(match.1)
-            source.replaceSubrange(match.range, with: scheme + (scheme == "local" ? ":///" : "://") + match.2)
+        return options + "/plain/" + withSlashRestored(path[plain.upperBound...])
+    }
+
+    /// A plain source with the slash a proxy merged away put back, matched as imgproxy's
+    /// `^(\S+):/([^/])` matches (the last such `:/` before any white space), without a regex:
+    /// a regex literal is parsed again each time it is evaluated, on every request.
+    static func withSlashRestored(_ source: Substring) -> String {
+        let bytes = source.utf8
+        let whiteSpace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
+        let end = bytes.firstIndex(where: whiteSpace.contains) ?? bytes.endIndex
+        var colon = bytes.startIndex
+        var found: String.Index?
+        while colon < end, let next = bytes[colon..<end].firstIndex(of: UInt8(ascii: ":")) {
+            let slash = bytes.index(after: next)
+            if next > bytes.startIndex, slash < bytes.endIndex, bytes[slash] == UInt8(ascii: "/"),
+               bytes.index(after: slash) < bytes.endIndex, bytes[bytes.index(after: slash)] != UInt8(ascii: "/") {
+                found = next
+            }
+            colon = slash
         }
-        return options + "/plain/" + source
+        guard let found else { return String(source) }
+        let scheme = source[..<found]
+        return scheme + (scheme == "local" ? ":///" : "://") + source[source.utf8.index(found, offsetBy: 2)...]
     }
 
     /// `insecure` and `_` stand for no signature.
