@@ -103,15 +103,17 @@ struct DiskCacheRecoveryTests {
         let cache = try DiskCache(configuration: .init(directory: mount, sizeLimit: 100_000_000))
         var stored: [Int] = []
         var failures = 0
+        var reasons: Set<String> = []
         for i in 0..<100 {
             do {
                 try await cache.store(CachedData(data: DataCachingContract.bytes(20_000, seed: UInt64(i))), for: CacheKey(source: "\(i)"))
                 stored.append(i)
             } catch let error as DataCacheError {
-                if case .storageFailed = error { failures += 1 } else { Issue.record("unexpected \(error)") }
+                if case .storageFailed(let reason) = error { failures += 1; reasons.insert(reason) } else { Issue.record("unexpected \(error)") }
             }
         }
         #expect(failures > 0, "the disk filled up")
+        #expect(reasons.contains("No space left on device"), "the system's reason: \(reasons)")
         #expect(stored.count > 5)
         for i in stored {
             let entry = try await cache.cachedData(for: CacheKey(source: "\(i)"))

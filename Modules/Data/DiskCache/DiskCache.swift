@@ -110,7 +110,7 @@ public final class DiskCache: DataCaching {
         try await files.run {
             let temporary = paths.temporary()
             do {
-                try entry.data.write(to: temporary)
+                try FileWriter.write(entry.data, to: temporary.path)
                 try FileManager.default.createDirectory(at: paths.file(name).deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.moveItem(at: temporary, to: paths.file(name))
             } catch {

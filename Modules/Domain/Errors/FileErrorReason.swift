@@ -7,6 +7,7 @@ public func fileErrorReason(_ error: any Error) -> String {
     if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
         return String(cString: strerror(Int32(posix.code)))
     }
+    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
     if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == NSFileNoSuchFileError {
         return "No such file or directory"
     }
