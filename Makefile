@@ -170,14 +170,13 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	python3 Benchmarks/Scripts/compare_fetch.py Benchmarks/.build-static/release $(BENCH_WORK)/fetch $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/grid.py Benchmarks/.build/release $(BENCH_WORK)/grid 3
 	@# osprey-server against thumbor (from PyPI, in a virtualenv of its own), loaded by wrk, each URL once;
-	@# libvips in-process (pyvips, in the same virtualenv) and djpeg as yardsticks.
+	@# libvips in-process (pyvips, in the same virtualenv), djpeg and Osprey's own resample and encode
+	@# (ResampleEncode, built above) as yardsticks.
 	$(RELEASE_BUILD) --product osprey-server
 	[ -x $(BENCH_WORK)/thumbor-venv/bin/thumbor ] || { python3 -m venv $(BENCH_WORK)/thumbor-venv && \
 		$(BENCH_WORK)/thumbor-venv/bin/pip install --quiet thumbor; }
 	$(BENCH_WORK)/thumbor-venv/bin/python -c 'import pyvips' 2>/dev/null || $(BENCH_WORK)/thumbor-venv/bin/pip install --quiet pyvips
 	python3 Benchmarks/Scripts/compare_server.py .build/release/osprey-server $(BENCH_WORK)/thumbor-venv/bin/thumbor $(BENCH_WORK)/server 20
-	@# Osprey's own resample and encode of the server's one photo, without the server.
-	Benchmarks/.build/release/ResampleEncode /usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg 8 10
 	@# Where the server's CPU goes on that photo (perf, Debian's linux-perf).
 	python3 Benchmarks/Scripts/profile_server.py .build/release/osprey-server /usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg $(BENCH_WORK)/profile
 	python3 Benchmarks/Scripts/fleet.py .build/release/osprey-server $(BENCH_WORK)/fleet

@@ -32,12 +32,15 @@ Yardsticks in the same run: libvips in-process (pyvips, imgproxy's engine) on tw
 over the same pairs, reading the files; the bare work of an answer from a kept reduction,
 libvips resampling the one photo's reduced decode (held in memory) into each box and
 encoding it at q80 on one core; and the JPEG decoder alone, `djpeg -scale 1/8`, the reduced
-decode of the one photo, one per core.
+decode of the one photo, one per core. Osprey's own resample and encode of the same
+(Benchmarks/.build/release/ResampleEncode, built by make bench) runs alternated with three more
+one-photo runs of osprey-server, so that the ratio of their CPU per answer does not take in
+this VM's drift between minutes.
 
 usage: compare_server.py OSPREY_SERVER THUMBOR WORK_DIR [DURATION]
 (pyvips comes from THUMBOR's virtualenv.)
 """
-import os, random, re, shutil, signal, subprocess, sys, threading, time, urllib.request
+import os, random, re, shutil, signal, statistics, subprocess, sys, threading, time, urllib.request
 
 from PIL import Image
 from photos import make_photos
@@ -265,8 +268,8 @@ photo, shrink, duration = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 pyvips.cache_set_max(0)
 reduction = pyvips.Image.new_from_file(photo, shrink=shrink).copy_memory()
 done, start = 0, time.monotonic()
-for w in range(400, 601):
-    for h in range(400, 601, 7):
+for h in range(400, 601, 7):
+    for w in range(400, 601):
         reduction.thumbnail_image(w, height=h).write_to_buffer(".jpg", Q=80)
         done += 1
     if time.monotonic() - start > duration: break
@@ -299,6 +302,28 @@ def resample_yardstick(name):
     out = subprocess.run([venv_python, "-c", RESAMPLE, os.path.join(www, name), str(reduction_scale(name)), str(duration)],
                          capture_output=True, text=True, check=True, env=env).stdout
     return float(out.strip())
+
+
+RESAMPLE_ENCODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "ResampleEncode")
+
+
+def own_resample_encode(name, seconds=10):
+    """Milliseconds of one core per answer for Osprey's own resample and encode of `name`'s
+    kept reduction into the workload's boxes (Benchmarks/Sources/ResampleEncode, no server)."""
+    out = subprocess.run([RESAMPLE_ENCODE, os.path.join(www, name), str(reduction_scale(name)), str(seconds)],
+                         capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"= ([\d.]+) ms", out).group(1))
+
+
+def alternated_cpu(argv, cache, rounds=3):
+    """osprey-server's CPU per answer on the one photo and ResampleEncode's, alternated
+    (yardstick, server, yardstick …): this VM's speed drifts by up to a fifth over minutes, and
+    alternating puts the drift on both sides of the ratio."""
+    own, served = [own_resample_encode(one_name)], []
+    for _ in range(rounds):
+        served.append(serve("osprey-server", argv, osprey_port, "/health", osprey_url, WORKLOADS[:1], cache)[0][7])
+        own.append(own_resample_encode(one_name))
+    return served, own
 
 
 def djpeg_floor(name):
@@ -372,6 +397,7 @@ try:
     rows += serve("thumbor (Pillow, 2 processes)", [thumbor, "--port", str(thumbor_port), "--processes", "2", "-c", thumbor_conf],
                   thumbor_port, "/healthcheck", thumbor_url, WORKLOADS)
     restart = conditional_after_restart(osprey, osprey_port, real_names, cache)
+    served, own = alternated_cpu(osprey, cache)
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
 yardsticks = {label: vips(names, seed) for label, names, seed, kind in WORKLOADS if kind == "fit"}
@@ -386,6 +412,10 @@ for label, name, rps, p50, p99, memory, errors, cpu in rows:
 for label, rate in yardsticks.items():
     print(f"| {label} | libvips in-process (pyvips, {THREADS} threads, no HTTP) | {rate:.1f} | | | | | |")
 print(f"| one photo | resample the kept reduction (1/{reduction_scale(one_name)}) and encode: libvips, one core | | | | | {resample_ms:.1f} ms | |")
+print(f"| one photo | osprey-server, alternated with the next row | | | | | {statistics.median(served):.1f} ms "
+      f"({', '.join(f'{v:.1f}' for v in served)}) | |")
+print(f"| one photo | Osprey's own resample of the kept reduction and encode (ResampleEncode), one core | | | | | "
+      f"{statistics.median(own):.1f} ms ({', '.join(f'{v:.1f}' for v in own)}) | |")
 print(f"| one photo | djpeg -scale 1/{reduction_scale(one_name)}, one per core | {floor:.1f} decodes/s | | | | | |")
 print()
 for label, _, _, _ in WORKLOADS:
@@ -395,8 +425,10 @@ for label, _, _, _ in WORKLOADS:
         if label in yardsticks:
             line += f"; {osprey[2] / yardsticks[label]:.2f}× libvips in-process"
         if label == WORKLOADS[0][0]:
-            line += f"; CPU per answer {osprey[7] / resample_ms:.2f}× the resample-and-encode yardstick"
+            line += f"; CPU per answer {osprey[7] / resample_ms:.2f}× libvips' resample-and-encode"
         print(line)
+print(f"one photo, CPU per answer alternated with Osprey's own resample and encode: "
+      f"{statistics.median(served) / statistics.median(own):.2f}× (medians of {len(served)} and {len(own)})")
 conditional, new_size = restart
 print(f"after a restart (median of 15 photos, 3000 px JPEG): a conditional request {conditional:.1f} ms, a new size "
       f"{new_size:.1f} ms: {conditional / new_size:.3f}× the time")
