@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where osprey-server's CPU goes answering sizes of one photo from its kept reduction: the
 one-photo workload of compare_server.py (boxes of 400–600 px, JPEG q80, each URL once, wrk with
-2 threads and 4 connections) for 15 s under `perf record -g`, then the shares that
+2 threads and 4 connections) for 15 s under `perf record -g` (the server started under it), then the shares that
 Docs/BENCHMARKS.md reports, from `perf report --children`.
 
 usage: profile_server.py OSPREY_SERVER PHOTO WORK_DIR
@@ -32,9 +32,17 @@ with open(lua, "w") as f:
 subprocess.run(["nginx", "-c", conf, "-p", work], check=True)
 cache = os.path.join(work, "cache")
 shutil.rmtree(cache, ignore_errors=True)
-process = subprocess.Popen([server, "--port", str(port), "--allow-unsigned", "--allowed-source", f"http://127.0.0.1:{origin_port}/",
-                            "--cache-dir", cache], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 data = os.path.join(work, "perf.data")
+# The server starts under perf with recording off, so every thread it makes is followed (the
+# image work runs on threads made for it), and recording starts after the warm-up's decode.
+control, ack = os.path.join(work, "perf.control"), os.path.join(work, "perf.ack")
+for fifo in (control, ack):
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+process = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-o", data, "-D", "-1", "--control", f"fifo:{control},{ack}", "--",
+                            server, "--port", str(port), "--allow-unsigned", "--allowed-source", f"http://127.0.0.1:{origin_port}/",
+                            "--cache-dir", cache], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 try:
     for _ in range(100):
         try:
@@ -43,12 +51,13 @@ try:
         except OSError:
             time.sleep(0.1)
     urllib.request.urlopen(f"http://127.0.0.1:{port}" + url(300, 300), timeout=120).read()  # the reduction
-    perf = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-p", str(process.pid), "-o", data, "--", "sleep", "15"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(control, "w") as c, open(ack) as a:
+        c.write("enable\n")
+        c.flush()
+        a.readline()
     out = subprocess.run(["wrk", "-t2", "-c4", "-d15s", "-s", lua, f"http://127.0.0.1:{port}"], capture_output=True, text=True).stdout
-    perf.wait()
 finally:
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(signal.SIGINT)  # perf stops recording and ends the server
     process.wait()
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
 print(re.search(r"Requests/sec:.*", out).group(0), "(under perf)")
@@ -65,10 +74,17 @@ PARTS = [("resampling, with what it calls", r"ResamplerO6resize.*PixelSizeVtFZ$"
          ("answer kept on disk (DiskCache.store)", r"OspreyDiskCache0bC0C5store_3for"),
          ("file creation (openat)", r"^__x64_sys_openat$"), ("fsync", r"^__x64_sys_fsync$"),
          ("HTTP (SwiftNIO event loops)", r"8NIOPosix19SelectableEventLoopC3run"),
-         ("URL parsing and signature", r"ImgproxyPathV_7presets"), ("JPEG encoding", r"JPEGEncoderV6encode_7options"),
+         ("URL parsing and signature", r"ImgproxyPathV_7presets"),
          ("memory cache insertion", r"OspreyMemoryCache0b4DataC0C5store"), ("ETag digest", r"ContentDigest"),
          ("logging", r"7Logging6LoggerV")]
 for label, pattern in PARTS:
     matches = [v for name, v in shares.items() if re.search(pattern, name)]
     total = max((m[0] if label != "resampling, its own code" else m[1] for m in matches), default=0.0)
     print(f"| {label} | {total:.1f}% |")
+# Shares by library: the call chains do not go through libjpeg-turbo's frames, so its samples
+# are not under the encoder's Swift frames.
+libraries = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso", "-g", "none"],
+                           capture_output=True, text=True).stdout
+for label, library in [("JPEG encoding (libjpeg-turbo's code)", "libjpeg"), ("the kernel, all of it", "[kernel.kallsyms]")]:
+    found = re.search(rf"\s([\d.]+)%\s+{re.escape(library)}", libraries)
+    print(f"| {label} | {float(found.group(1)) if found else 0.0:.1f}% |")
