@@ -44,6 +44,22 @@ struct ImgproxyRequestOptionsTests {
         #expect(try ImgproxyPath("/_/plain/http:/img.example/a b:/c.jpg").signedPart == "/plain/http://img.example/a b:/c.jpg")
     }
 
+    /// The repair's scan against the regex imgproxy uses, on sources made of the characters
+    /// that matter to it (Go's `\s` is ASCII: tab, newline, form feed, carriage return, space).
+    @Test func theSlashRepairMatchesImgproxysRegex() {
+        let regex = (try! Regex(#"^(\S+):/([^/])"#)).asciiOnlyWhitespace()
+        let pieces = [":", "/", "//", "a", "local", "http", " ", "\t", "é", "%3A", "."]
+        var generator = SeededGenerator(seed: 43)
+        for _ in 0..<3_000 {
+            let source = (0..<Int.random(in: 0...9, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var expected = source
+            if let match = source.firstMatch(of: regex), let scheme = match.output[1].substring, let next = match.output[2].substring {
+                expected.replaceSubrange(match.range, with: scheme + (scheme == "local" ? ":///" : "://") + next)
+            }
+            #expect(ImgproxyPath.withSlashRestored(Substring(source)) == expected, "\(source.debugDescription)")
+        }
+    }
+
     @Test func dprCachebusterExpiresAndFilenameParse() throws {
         let options = try ImgproxyPath("/_/w:100/dpr:2/cb:v7/exp:1700000000/fn:aGVsbG8gd29ybGQ:1/att:1/plain/http://a.example/b.jpg").options
         #expect(options.dpr == 2 && options.cacheBuster == "v7" && options.returnsAttachment == true)

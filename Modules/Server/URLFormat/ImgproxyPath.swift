@@ -76,7 +76,7 @@ package struct ImgproxyPath: Sendable {
     /// A plain source with the slash a proxy merged away put back, matched as imgproxy's
     /// `^(\S+):/([^/])` matches (the last such `:/` before any white space), without a regex:
     /// a regex literal is parsed again each time it is evaluated, on every request.
-    static func withSlashRestored(_ source: Substring) -> String {
+    package static func withSlashRestored(_ source: Substring) -> String {
         let bytes = source.utf8
         let whiteSpace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
         let end = bytes.firstIndex(where: whiteSpace.contains) ?? bytes.endIndex
