@@ -302,7 +302,7 @@ struct CurlDataLoaderLimitTests {
     }
 }
 
-@Suite("CurlDataLoader's lifetime", .timeLimit(.minutes(1)))
+@Suite("CurlDataLoader's lifetime", .timeLimit(.minutes(Sanitizer.timeScale)))
 struct CurlDataLoaderLifetimeTests {
     @Test func aLoaderLetGoFreesItsLoopAndItsBodyMemory() async throws {
         let server = try TestHTTPServer()
@@ -312,7 +312,7 @@ struct CurlDataLoaderLifetimeTests {
         weak let engine = loader!.engine
         loader = nil
         // The loop's thread holds the engine until the loop ends, and nothing holds the thread.
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(5))
         while engine != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(engine == nil, "the engine (and its idle body blocks) freed")
         server.stop()
