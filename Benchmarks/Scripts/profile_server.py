@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where osprey-server's CPU goes answering sizes of one photo from its kept reduction: the
 one-photo workload of compare_server.py (boxes of 400–600 px, JPEG q80, each URL once, wrk with
-2 threads and 4 connections) for 15 s under `perf record -g` (the server started under it), then the shares that
-Docs/BENCHMARKS.md reports, from `perf report --children`.
+2 threads and 4 connections) for 15 s under `perf record -g` (the server started under it), then
+the shares that Docs/BENCHMARKS.md reports, from `perf report --children`.
 
 usage: profile_server.py OSPREY_SERVER PHOTO WORK_DIR
 """

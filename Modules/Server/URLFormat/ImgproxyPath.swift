@@ -78,8 +78,8 @@ package struct ImgproxyPath: Sendable {
     /// a regex literal is parsed again each time it is evaluated, on every request.
     package static func withSlashRestored(_ source: Substring) -> String {
         let bytes = source.utf8
-        let whiteSpace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
-        let end = bytes.firstIndex(where: whiteSpace.contains) ?? bytes.endIndex
+        // Go's `\s`: tab, newline, form feed, carriage return, space.
+        let end = bytes.firstIndex { [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains($0) } ?? bytes.endIndex
         var colon = bytes.startIndex
         var found: String.Index?
         while colon < end, let next = bytes[colon..<end].firstIndex(of: UInt8(ascii: ":")) {
