@@ -109,9 +109,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         let size = PixelSize(width: info.width, height: info.height)
         let deep = (info.bitDepth ?? 8) > 8
         let perPixel = Self.decoderBytesPerPixel[format].map { deep ? $0.deep : $0.eight } ?? 0
-        let (working, overflow) = size.area.multipliedReportingOverflow(by: perPixel)
         return DecodeEstimate(size: size, frames: options.frames == .all ? max(1, info.frameCount) : 1,
-                              bytesPerPixel: info.hasAlpha ? 4 : 3, workingBytes: overflow ? .max : working)
+                              bytesPerPixel: info.hasAlpha ? 4 : 3, workingBytes: size.byteCount(bytesPerPixel: perPixel))
     }
 
     /// Bytes a source pixel costs inside the decoding library, at 8 bits and deeper: libheif's

@@ -36,7 +36,7 @@ public enum GravityCrop {
         guard size != image.size else { return image }
         let bpp = image.pixelFormat.bytesPerPixel
         var pixels = [UInt8]()
-        pixels.reserveCapacity(size.area * bpp)
+        pixels.reserveCapacity(size.byteCount(bytesPerPixel: bpp))
         for y in origin.y..<origin.y + size.height {
             let start = y * image.bytesPerRow + origin.x * bpp
             pixels += image.pixels[start..<start + size.width * bpp]

@@ -71,7 +71,7 @@ public enum Orientation: Int, Hashable, Sendable, CaseIterable {
         let (w, h) = (image.width, image.height)
         let out = displayedSize(of: image.size)
         let bpp = image.pixelFormat.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: out.area * bpp)
+        var pixels = [UInt8](repeating: 0, count: out.byteCount(bytesPerPixel: bpp))
         image.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<out.height {

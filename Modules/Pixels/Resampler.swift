@@ -33,7 +33,7 @@ public enum Resampler {
 
         var filtered = 0  // source rows filtered across so far
         let pixels = image.pixels.withUnsafeBufferPointer { src in
-            [UInt8](unsafeUninitializedCapacity: size.area * channels) { dst, initialized in
+            [UInt8](unsafeUninitializedCapacity: size.byteCount(bytesPerPixel: channels)) { dst, initialized in
                 horizontal.weights.withUnsafeBufferPointer { across in
                     vertical.weights.withUnsafeBufferPointer { down in
                         for y in 0..<size.height {
@@ -62,7 +62,7 @@ public enum Resampler {
                         }
                     }
                 }
-                initialized = size.area * channels
+                initialized = size.byteCount(bytesPerPixel: channels)
             }
         }
         guard !Task.isCancelled else { return image }

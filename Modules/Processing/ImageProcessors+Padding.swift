@@ -38,7 +38,7 @@ extension ImageProcessors {
             // The canvas is filled row by row: a transparent one is the zeroed allocation itself.
             let fill: [UInt8] = color.map { [$0.red, $0.green, $0.blue, $0.alpha] } ?? [0, 0, 0, 0]
             let fillRow: [UInt8]? = fill == [0, 0, 0, 0] ? nil : Array([[UInt8]](repeating: fill, count: size.width).joined())
-            var pixels = [UInt8](repeating: 0, count: size.area * 4)
+            var pixels = [UInt8](repeating: 0, count: size.byteCount(bytesPerPixel: 4))
             try pixels.withUnsafeMutableBufferPointer { (out: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageProcessingError) in
                 for y in 0..<size.height {
                     if y & 63 == 0 { try ImageProcessingError.checkCancellation() }

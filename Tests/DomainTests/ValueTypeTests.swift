@@ -13,6 +13,21 @@ struct ValueTypeTests {
         #expect(PixelSize(width: 1000, height: 1).scaled(toFit: PixelSize(width: 10, height: 10), mode: .fit) == PixelSize(width: 10, height: 1))
     }
 
+    /// Sides a header or a client may declare (2³²−1 each) never trap: areas and byte counts
+    /// saturate, and computed sides are held to `0…maxSide`.
+    @Test func sizeArithmeticSaturatesInsteadOfTrapping() {
+        let huge = PixelSize(width: Int(UInt32.max), height: Int(UInt32.max))
+        #expect(huge.area == .max && huge.byteCount(bytesPerPixel: 4) == .max && huge.area(frames: 2) == .max)
+        #expect(PixelSize(width: 3, height: 2).byteCount(bytesPerPixel: 4, frames: 5) == 120)
+        #expect(PixelSize(width: 1 << 31, height: 1 << 31).byteCount(bytesPerPixel: 4) == .max, "2⁶² pixels fit, their bytes do not")
+        #expect(PixelSize(rounding: .nan, .infinity) == PixelSize(width: 0, height: PixelSize.maxSide))
+        #expect(PixelSize(rounding: -.infinity, 1e300) == PixelSize(width: 0, height: PixelSize.maxSide))
+        #expect(PixelSize(rounding: 2.5, 2.4) == PixelSize(width: 3, height: 2))
+        #expect(PixelSize(rounding: 2.1, 0.1, rule: .up) == PixelSize(width: 3, height: 1))
+        #expect(PixelSize.length(-1e300) == -PixelSize.maxSide && PixelSize.length(.nan) == 0 && PixelSize.length(-7.6) == -8)
+        #expect(PixelSize(width: 10, height: 10).scaled(toFit: PixelSize(width: 1, height: 0), mode: .fit) == PixelSize(width: 1, height: 1))
+    }
+
     @Test func aSideOfZeroIsFreeAndFollowsFromTheOther() {
         let photo = PixelSize(width: 4000, height: 3000)
         for mode in [ContentMode.fit, .fill] {

@@ -71,4 +71,11 @@ struct AnimationAssembler {
     static func displayDuration(milliseconds: Int) -> Duration {
         .milliseconds(milliseconds <= 10 ? 100 : milliseconds)
     }
+
+    /// A file's frame duration in seconds as whole milliseconds, held to a day: a header's
+    /// ticks can make any `Double`, and converting one past `Int` traps.
+    static func milliseconds(seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((min(seconds, 86_400) * 1000).rounded())
+    }
 }

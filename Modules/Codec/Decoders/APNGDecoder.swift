@@ -90,7 +90,7 @@ struct APNGDecoder {
     func decode(_ structure: Structure, output: PixelSize, profile: ColorProfile?, handling: ColorHandling) throws(ImageDecodingError) -> Image {
         let size = structure.size
         var assembler = AnimationAssembler(canvasSize: size, outputSize: output)
-        var canvas = [UInt8](repeating: 0, count: size.area * 4)
+        var canvas = [UInt8](repeating: 0, count: size.byteCount(bytesPerPixel: 4))
         var saved: [UInt8] = []
         for (index, control) in structure.frames.enumerated() {
             try ImageDecodingError.checkCancellation()

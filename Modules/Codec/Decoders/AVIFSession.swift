@@ -148,7 +148,7 @@ struct AVIFSession: ~Copyable {
                 sink.consume(samples.baseAddress!, count: rows, stride: width * channels)
             }
         }
-        return (sink.finish(), Int((decoder.pointee.imageTiming.duration * 1000).rounded()))
+        return (sink.finish(), AnimationAssembler.milliseconds(seconds: decoder.pointee.imageTiming.duration))
     }
 
     private static let stripRows = 64

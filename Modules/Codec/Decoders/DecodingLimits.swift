@@ -27,7 +27,7 @@ public struct DecodingLimits: Hashable, Sendable {
 
     func check(width: Int, height: Int) throws(ImageDecodingError) {
         guard width > 0, height > 0 else { throw .corrupt(.unknownFormat, detail: "image has no pixels (\(width)x\(height))") }
-        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels, height <= maxPixels else {
+        guard PixelSize(width: width, height: height).area <= maxPixels else {
             throw .tooManyPixels(width: width, height: height, limit: maxPixels)
         }
     }
@@ -35,10 +35,8 @@ public struct DecodingLimits: Hashable, Sendable {
     /// Checks an animation of `frames` frames on a canvas of `canvas`, as its header declares.
     func checkAnimation(canvas: PixelSize, frames: Int) throws(ImageDecodingError) {
         guard frames <= maxFrames else { throw .tooManyFrames(count: frames, limit: maxFrames) }
-        let (pixels, overflow) = canvas.area.multipliedReportingOverflow(by: frames)
-        guard !overflow, pixels <= maxAnimationPixels else {
-            throw .animationTooLarge(pixels: overflow ? .max : pixels, limit: maxAnimationPixels)
-        }
+        let pixels = canvas.area(frames: frames)
+        guard pixels <= maxAnimationPixels else { throw .animationTooLarge(pixels: pixels, limit: maxAnimationPixels) }
     }
 }
 

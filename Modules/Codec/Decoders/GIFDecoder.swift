@@ -46,7 +46,7 @@ public struct GIFDecoder: ImageDecoding {
             }
         }
         var assembler = AnimationAssembler(canvasSize: canvasSize, outputSize: options.outputSize(for: canvasSize))
-        var canvas = [UInt8](repeating: 0, count: canvasSize.area * 4)
+        var canvas = [UInt8](repeating: 0, count: canvasSize.byteCount(bytesPerPixel: 4))
         try Self.withDecoder(data) { decoder throws(ImageDecodingError) in
             while options.frames == .all || assembler.frames.isEmpty {
                 try ImageDecodingError.checkCancellation()

@@ -127,7 +127,7 @@ struct HEIFSession: ~Copyable {
         // 16-bit little-endian samples of the image's depth, tone-mapped row by row into 8 bits.
         let channels = alpha ? 4 : 3
         let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
-        var samples = [UInt16](repeating: 0, count: decoded.area * channels)
+        var samples = [UInt16](repeating: 0, count: decoded.byteCount(bytesPerPixel: channels))
         samples.withUnsafeMutableBytes { target in
             for y in 0..<decoded.height {
                 let row = decoded.width * channels * 2

@@ -118,7 +118,7 @@ struct JXLSession: ~Copyable {
         guard status == JXL_DEC_FRAME else { throw Self.failure(status, expected: "a frame") }
         var frame = JxlFrameHeader()
         JxlDecoderGetFrameHeader(decoder, &frame)
-        let milliseconds = header.ticksPerSecond > 0 ? Int((Double(frame.duration) * 1000 / header.ticksPerSecond).rounded()) : 0
+        let milliseconds = header.ticksPerSecond > 0 ? AnimationAssembler.milliseconds(seconds: Double(frame.duration) / header.ticksPerSecond) : 0
         let hdr = header.hdr
         let channels = header.isGray && !header.hasAlpha ? 1 : (header.hasAlpha ? 4 : 3)
         var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: hdr == nil ? JXL_TYPE_UINT8 : JXL_TYPE_UINT16,
@@ -127,7 +127,7 @@ struct JXLSession: ~Copyable {
         guard status == JXL_DEC_NEED_IMAGE_OUT_BUFFER else { throw Self.failure(status, expected: "pixels") }
         var length = 0
         guard JxlDecoderImageOutBufferSize(decoder, &format, &length) == JXL_DEC_SUCCESS,
-              length == header.size.area * channels * (hdr == nil ? 1 : 2) else {
+              length == header.size.byteCount(bytesPerPixel: channels * (hdr == nil ? 1 : 2)) else {
             throw .corrupt(.jxl, detail: "a frame does not match the image's size")
         }
         let pixelFormat: PixelFormat = channels == 1 ? .gray8 : (channels == 4 ? .rgba8 : .rgb8)

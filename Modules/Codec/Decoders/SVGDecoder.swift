@@ -26,7 +26,7 @@ public struct SVGDecoder: ImageDecoding {
         return try Self.with(data) { svg, size throws(ImageDecodingError) in
             let output = Self.outputSize(of: size, options: options)
             try limits.check(width: output.width, height: output.height)
-            var pixels = [UInt8](repeating: 0, count: output.area * 4)
+            var pixels = [UInt8](repeating: 0, count: output.byteCount(bytesPerPixel: 4))
             var message = [CChar](repeating: 0, count: 256)
             let status = pixels.withUnsafeMutableBufferPointer { buffer in
                 osp_svg_render(svg, UInt32(output.width), UInt32(output.height), buffer.baseAddress, &message, message.count)
@@ -55,8 +55,8 @@ public struct SVGDecoder: ImageDecoding {
     static func outputSize(of size: PixelSize, options: DecodingOptions) -> PixelSize {
         guard let target = options.targetSize, target.width > 0 || target.height > 0 else { return size }
         let scale = size.scale(toFit: target, mode: options.contentMode)
-        return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
-                         height: max(1, Int((Double(size.height) * scale).rounded())))
+        let drawn = PixelSize(rounding: Double(size.width) * scale, Double(size.height) * scale)
+        return PixelSize(width: max(1, drawn.width), height: max(1, drawn.height))
     }
 
     /// Runs `body` with the parsed document and its size in whole pixels.
@@ -75,6 +75,6 @@ public struct SVGDecoder: ImageDecoding {
         guard width.isFinite, height.isFinite, width >= 0.5, height >= 0.5, width < 1e9, height < 1e9 else {
             throw .corrupt(.svg, detail: "the document has no size to draw at (\(width)x\(height))")
         }
-        return try body(handle, PixelSize(width: Int(width.rounded(.up)), height: Int(height.rounded(.up))))
+        return try body(handle, PixelSize(rounding: width, height, rule: .up))
     }
 }

@@ -53,9 +53,9 @@ public struct TIFFDecoder: ImageDecoding {
         var image: Image
         var carried = profile
         if info.is_cmyk != 0 {
-            var cmyk = [UInt8](repeating: 0, count: stored.area * 4)
+            var cmyk = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 4))
             guard osp_tiff_read_cmyk(tiff, page, &cmyk, &message, message.count) == 0 else { throw Self.corrupt(message) }
-            var rgb = [UInt8](repeating: 0, count: stored.area * 3)
+            var rgb = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 3))
             if let profile, let transform = ColorManagement.Transform(cmykProfile: profile.data, inverted: false) {
                 cmyk.withUnsafeBufferPointer { source in
                     rgb.withUnsafeMutableBufferPointer { transform.run(source.baseAddress!, $0.baseAddress!, pixels: stored.area) }
@@ -66,7 +66,7 @@ public struct TIFFDecoder: ImageDecoding {
             image = try Self.image(stored, .rgb8, rgb)
             carried = nil  // CMYK's profile has done its work: the pixels are sRGB now
         } else {
-            var rgba = [UInt8](repeating: 0, count: stored.area * 4)
+            var rgba = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 4))
             guard osp_tiff_read_rgba(tiff, page, &rgba, &message, message.count) == 0 else { throw Self.corrupt(message) }
             image = PixelConversion.converted(try Self.image(stored, .rgba8Premultiplied, rgba), to: info.has_alpha != 0 ? .rgba8 : .rgb8)
         }

@@ -136,8 +136,7 @@ extension ImagePipeline {
         if let limit = configuration.maxResultPixels {
             let size = processors.reduce(sourceSize ?? image.size) { $1.outputSize(for: $0) }
             let frames = image.animation?.frames.count ?? 1
-            let (pixels, overflow) = size.area.multipliedReportingOverflow(by: frames)
-            guard !overflow, pixels <= limit else { throw Error.resultTooLarge(size, frames: frames, limit: limit) }
+            guard size.area(frames: frames) <= limit else { throw Error.resultTooLarge(size, frames: frames, limit: limit) }
         }
         var image = image
         for (index, processor) in processors.enumerated() {

@@ -22,14 +22,8 @@ public struct DecodeEstimate: Hashable, Sendable {
     }
 
     /// The bytes of one decoded frame.
-    public var frameBytes: Int {
-        let (bytes, overflow) = size.area.multipliedReportingOverflow(by: bytesPerPixel)
-        return overflow ? .max : bytes
-    }
+    public var frameBytes: Int { size.byteCount(bytesPerPixel: bytesPerPixel) }
 
     /// The bytes of every decoded frame.
-    public var bytes: Int {
-        let (all, overflow) = frameBytes.multipliedReportingOverflow(by: max(1, frames))
-        return overflow ? .max : all
-    }
+    public var bytes: Int { size.byteCount(bytesPerPixel: bytesPerPixel, frames: frames) }
 }

@@ -11,8 +11,43 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// The number of pixels, `width × height`.
-    public var area: Int { width * height }
+    /// The longest side a size computed from a client's numbers or a file's header is given
+    /// (2³¹ − 1): products of two sides and a pixel's bytes then always fit an `Int`.
+    public static let maxSide = Int(Int32.max)
+
+    /// The number of pixels, `width × height`; `Int.max` when that does not fit, so that a
+    /// header's sides can be compared with a limit without trapping.
+    public var area: Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : pixels
+    }
+
+    /// The pixels of `frames` frames of this size; `Int.max` when that does not fit.
+    public func area(frames: Int) -> Int {
+        let (pixels, overflow) = area.multipliedReportingOverflow(by: max(1, frames))
+        return overflow ? .max : pixels
+    }
+
+    /// The bytes of an image of this size at `bytesPerPixel` (and `frames` frames); `Int.max`
+    /// when that does not fit. What estimates, limits and allocations count.
+    public func byteCount(bytesPerPixel: Int, frames: Int = 1) -> Int {
+        let (bytes, overflow) = area(frames: frames).multipliedReportingOverflow(by: max(0, bytesPerPixel))
+        return overflow ? .max : bytes
+    }
+
+    /// A size from computed sides, each rounded by `rule` and held to `0…maxSide` (not a
+    /// number is 0), so no arithmetic on client numbers traps converting to `Int`.
+    public init(rounding width: Double, _ height: Double, rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
+        self.init(width: Self.length(width, rule: rule, least: 0), height: Self.length(height, rule: rule, least: 0))
+    }
+
+    /// `value` rounded by `rule` and held to `least…maxSide` (not a number is 0 held the same
+    /// way): a side or a signed offset in pixels from a computed `Double`.
+    public static func length(_ value: Double, rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero, least: Int = -maxSide) -> Int {
+        guard !value.isNaN else { return max(least, 0) }
+        let bound = Double(maxSide)
+        return max(least, Int(min(bound, max(-bound, value.rounded(rule)))))
+    }
 
     /// `true` when either side is zero or negative.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -32,10 +67,9 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public func scaled(toFit target: PixelSize, mode: ContentMode) -> PixelSize {
         guard !isEmpty, target.width > 0 || target.height > 0 else { return self }
         let scale = scale(toFit: target, mode: mode)
-        return PixelSize(
-            width: max(1, Int((Double(width) * min(1, scale)).rounded())),
-            height: max(1, Int((Double(height) * min(1, scale)).rounded()))
-        )
+        let factor = min(1, scale)
+        let scaled = PixelSize(rounding: Double(width) * factor, Double(height) * factor)
+        return PixelSize(width: max(1, scaled.width), height: max(1, scaled.height))
     }
 
     /// The factor ``scaled(toFit:mode:)`` applies before it stops at 1: above 1 when this size

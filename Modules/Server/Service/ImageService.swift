@@ -131,19 +131,21 @@ public final class ImageService: Sendable {
                        conditions: Conditions(request.headers), timing: .now - start)
     }
 
-    /// `path` parsed over the client hints in `hints` (when the server takes them), with its
-    /// signature checked (or unsigned URLs allowed) and its expiry.
+    /// `path` with its signature checked (or unsigned URLs allowed) before anything else in
+    /// it is read, then parsed over the client hints in `hints` (when the server takes them),
+    /// and its expiry.
     func authorized(_ path: String, hints: HTTPFields = [:]) throws(ServerError) -> ImgproxyPath {
         do throws(ImgproxyError) {
-            let parsed = try ImgproxyPath(path, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-                                          baseURL: configuration.baseURL, defaults: defaultOptions(hints: hints))
-            if parsed.isUnsigned {
+            let signed = try ImgproxyPath.Signed(path)
+            if signed.isUnsigned {
                 // A configured key means every URL is signed, whatever else is set.
                 guard configuration.allowsUnsigned, configuration.signingKeys.pairs.isEmpty else { throw ImgproxyError.unsigned }
-            } else if !configuration.signingKeys.pairs.isEmpty, !configuration.trustedSignatures.contains(parsed.signature),
-                      !configuration.signingKeys.verify(parsed.signature, path: parsed.signedPart) {
+            } else if !configuration.signingKeys.pairs.isEmpty, !configuration.trustedSignatures.contains(signed.signature),
+                      !configuration.signingKeys.verify(signed.signature, path: signed.signedPart) {
                 throw ImgproxyError.badSignature
             }
+            let parsed = try ImgproxyPath(signed, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+                                          baseURL: configuration.baseURL, defaults: defaultOptions(hints: hints))
             if let expires = parsed.options.expires, expires <= pipeline.configuration.clock.now { throw ImgproxyError.expired }
             return parsed
         } catch {
@@ -216,9 +218,9 @@ public final class ImageService: Sendable {
         options.autoRotates = configuration.autoRotates
         guard configuration.usesClientHints else { return options }
         let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }
-        if let dpr = header(["Sec-CH-DPR", "DPR"]).flatMap(Double.init), dpr > 0, dpr <= 8 { options.dpr = dpr }
-        if let width = header(["Sec-CH-Width", "Width"]).flatMap(Int.init), width > 0 {
-            options.width = min(16384, Int((Double(width) / options.dpr).rounded()))
+        if let dpr = ClientNumber.hint(header(["Sec-CH-DPR", "DPR"]), in: 1e-6...8.0) { options.dpr = dpr }
+        if let width = ClientNumber.hint(header(["Sec-CH-Width", "Width"]), in: 1...Int.max) {
+            options.width = min(ClientNumber.maxSide, PixelSize.length(Double(width) / options.dpr))
         }
         return options
     }

@@ -51,20 +51,22 @@ struct ImgproxyGeometry: ReducibleProcessing {
     func layout(for size: PixelSize) -> Layout {
         var cropped = size
         if let crop {
-            let side = { (value: Double, whole: Int) in value == 0 ? whole : min(whole, value >= 1 ? Int(value) : max(1, Int((Double(whole) * value).rounded()))) }
+            let side = { (value: Double, whole: Int) in
+                value == 0 ? whole : min(whole, value >= 1 ? PixelSize.length(value, rule: .down) : max(1, PixelSize.length(Double(whole) * value)))
+            }
             cropped = PixelSize(width: side(crop.width, size.width), height: side(crop.height, size.height))
         }
         let (scaleX, scaleY, dprScale) = scales(for: cropped)
-        let scaled = PixelSize(width: max(1, Int((Double(cropped.width) * scaleX).rounded())),
-                               height: max(1, Int((Double(cropped.height) * scaleY).rounded())))
-        let target = PixelSize(width: Int((Double(width) * dprScale * zoom.x).rounded()), height: Int((Double(height) * dprScale * zoom.y).rounded()))
+        let rounded = PixelSize(rounding: Double(cropped.width) * scaleX, Double(cropped.height) * scaleY)
+        let scaled = PixelSize(width: max(1, rounded.width), height: max(1, rounded.height))
+        let target = PixelSize(rounding: Double(width) * dprScale * zoom.x, Double(height) * dprScale * zoom.y)
         var window = target
         if resizingType == .fillDown, window.width > 0, window.height > 0 {
             let (overX, overY) = (Double(window.width) / Double(scaled.width), Double(window.height) / Double(scaled.height))
             if overX > overY, overX > 1 {
-                window = PixelSize(width: scaled.width, height: Int((Double(scaled.width) * Double(window.height) / Double(window.width)).rounded()))
+                window = PixelSize(width: scaled.width, height: PixelSize.length(Double(scaled.width) * Double(window.height) / Double(window.width)))
             } else if overY > overX, overY > 1 {
-                window = PixelSize(width: Int((Double(scaled.height) * Double(window.width) / Double(window.height)).rounded()), height: scaled.height)
+                window = PixelSize(width: PixelSize.length(Double(scaled.height) * Double(window.width) / Double(window.height)), height: scaled.height)
             }
         }
         window = PixelSize(width: window.width == 0 ? scaled.width : window.width, height: window.height == 0 ? scaled.height : window.height)
@@ -77,8 +79,8 @@ struct ImgproxyGeometry: ReducibleProcessing {
         guard extendAspectRatio != nil, width > 0, height > 0 else { return (extended, extended) }
         let ratio = Double(width) / Double(height)
         let aspect = ratio > Double(extended.width) / Double(extended.height)
-            ? PixelSize(width: Int((Double(extended.height) * ratio).rounded()), height: extended.height)
-            : PixelSize(width: extended.width, height: Int((Double(extended.width) / ratio).rounded()))
+            ? PixelSize(width: PixelSize.length(Double(extended.height) * ratio), height: extended.height)
+            : PixelSize(width: extended.width, height: PixelSize.length(Double(extended.width) / ratio))
         return (extended, aspect)
     }
 
@@ -100,7 +102,7 @@ struct ImgproxyGeometry: ReducibleProcessing {
         let layout = layout(for: size)
         let scale = max(Double(layout.scaled.width) / Double(layout.cropped.width), Double(layout.scaled.height) / Double(layout.cropped.height))
         guard scale < 1 else { return size }
-        return PixelSize(width: Int((Double(size.width) * scale).rounded(.up)), height: Int((Double(size.height) * scale).rounded(.up)))
+        return PixelSize(rounding: Double(size.width) * scale, Double(size.height) * scale, rule: .up)
     }
 
     /// The layout is the full source's; the crop and its gravity's offsets are scaled to
@@ -111,7 +113,7 @@ struct ImgproxyGeometry: ReducibleProcessing {
         let layout = layout(for: sourceSize)
         if layout.cropped != sourceSize, let crop {
             let (scaleX, scaleY) = (Double(image.width) / Double(sourceSize.width), Double(image.height) / Double(sourceSize.height))
-            let side = { (cropped: Int, scale: Double, whole: Int) in min(whole, max(1, Int((Double(cropped) * scale).rounded()))) }
+            let side = { (cropped: Int, scale: Double, whole: Int) in min(whole, max(1, PixelSize.length(Double(cropped) * scale))) }
             let region = PixelSize(width: side(layout.cropped.width, scaleX, image.width), height: side(layout.cropped.height, scaleY, image.height))
             image = crop.gravity.crop(image, to: region, scale: scaleX)
         }

@@ -24,9 +24,10 @@ package struct ImgproxyGravity: Hashable, Sendable {
     package init(_ args: [String]) throws(ImgproxyError) {
         let type = args.first.map { $0.isEmpty ? "ce" : $0 } ?? "ce"
         guard let anchor = Anchor(rawValue: type) else { throw .unsupported("gravity \(type)") }
-        let numbers = args.dropFirst().map { $0.isEmpty ? 0 : Double($0) }
-        guard numbers.count <= 2, numbers.allSatisfy({ $0?.isFinite == true }) else { throw .malformed("gravity takes a type and two numbers") }
-        let (x, y) = (numbers.first.flatMap { $0 } ?? 0, numbers.dropFirst().first.flatMap { $0 } ?? 0)
+        guard args.count <= 3 else { throw .malformed("gravity takes a type and two numbers") }
+        var numbers: [Double] = []
+        for text in args.dropFirst() { numbers.append(try ClientNumber.offset(text, "gravity")) }
+        let (x, y) = (numbers.first ?? 0, numbers.dropFirst().first ?? 0)
         switch anchor {
         case .fp:
             guard numbers.count == 2, (0...1).contains(x), (0...1).contains(y) else { throw .malformed("gravity fp takes x and y from 0 to 1") }
@@ -64,12 +65,10 @@ package struct ImgproxyGravity: Hashable, Sendable {
     func origin(outer: PixelSize, inner: PixelSize, scale: Double, overflow: Bool = false) -> (x: Int, y: Int) {
         var left: Int, top: Int
         if anchor == .fp {
-            left = Int((Double(outer.width) * x).rounded()) - inner.width / 2
-            top = Int((Double(outer.height) * y).rounded()) - inner.height / 2
+            left = PixelSize.length(Double(outer.width) * x) - inner.width / 2
+            top = PixelSize.length(Double(outer.height) * y) - inner.height / 2
         } else {
-            let offset = { (value: Double, side: Int) in
-                abs(value) >= 1 ? Int((value * scale).rounded()) : Int((Double(side) * value).rounded())
-            }
+            let offset = { (value: Double, side: Int) in PixelSize.length(abs(value) >= 1 ? value * scale : Double(side) * value) }
             let (dx, dy) = (offset(x, outer.width), offset(y, outer.height))
             left = (outer.width - inner.width + 1) / 2 + dx
             top = (outer.height - inner.height + 1) / 2 + dy

@@ -17,7 +17,7 @@ extension ImgproxyOptions {
     /// memory is left for the source's reduction, which serves every other size.
     /// With `animates`, every frame is asked for (within the decoder's frame and pixel limits).
     func imageRequest(source: ImageSource, watermark: (image: Image, name: String)? = nil, animates: Bool = false) -> ImageRequest {
-        let scaled = { (side: Int) in Int((Double(side) * dpr).rounded()) }
+        let scaled = { (side: Int) in PixelSize.length(Double(side) * dpr) }
         // The blur's radius is twice its sigma.
         let radius = { (sigma: Double) in max(1, Int((2 * sigma).rounded())) }
         var processors: [any ImageProcessing] = []

@@ -3,53 +3,13 @@ import OspreyDomain
 import OspreyProcessing
 
 extension ImgproxyOptions {
-    /// The options of sizing, cropping, the watermark and skipping; false for a name none of
-    /// them has.
-    mutating func applyLayout(_ name: String, _ args: [String]) throws(ImgproxyError) -> Bool {
-        switch name {
-        case "mw", "min-width", "min_width":
-            minWidth = try Self.dimension(try Self.single(args, name), name)
-        case "mh", "min-height", "min_height":
-            minHeight = try Self.dimension(try Self.single(args, name), name)
-        case "z", "zoom":
-            let factors = args.map { Double($0) }
-            guard (1...2).contains(factors.count), factors.allSatisfy({ ($0 ?? 0) > 0 && $0! <= 16 }) else {
-                throw .malformed("zoom takes one or two factors above 0")
-            }
-            zoom = Zoom(x: factors[0]!, y: factors.last!!)
-        case "ex", "extend":
-            extend = try Self.extending(args, name)
-        case "exar", "extend_aspect_ratio", "extend_ar":
-            extendAspectRatio = try Self.extending(args, name)
-        case "c", "crop":
-            guard (1...5).contains(args.count) else { throw .malformed("crop takes a width, a height and a gravity") }
-            let sides = args.prefix(2).map { $0.isEmpty ? 0 : Double($0) }
-            guard sides.allSatisfy({ $0.map { $0 >= 0 && $0 <= 16384 } == true }) else { throw .malformed("crop: sides are 0…16384") }
-            let gravity = args.count > 2 ? try ImgproxyGravity(Array(args.dropFirst(2))) : gravity
-            let width = sides[0]!, height = sides.count > 1 ? sides[1]! : 0
-            crop = width == 0 && height == 0 ? nil : Crop(width: width, height: height, gravity: gravity)
-        case "t", "trim":
-            trim = try Self.trim(args)
-        case "wm", "watermark":
-            watermark = try Self.watermark(args)
-        case "skp", "skip_processing":
-            // A format of imgproxy's that Osprey does not read is never a source's here: passed over.
-            var formats: Set<ImageFormat> = []
-            for text in args where !Self.imgproxyFormats.contains(text.lowercased()) || ImageFormat(fileExtension: text) != nil {
-                formats.insert(try Self.format(text))
-            }
-            skipProcessing = formats
-        case "raw":
-            raw = try Self.bool(try Self.single(args, name))
-        case "da", "disable_animation":
-            disablesAnimation = try Self.bool(try Self.single(args, name))
-        case "eth", "enforce_thumbnail":
-            // Accepted; the answer is made from the full image, as when there is no thumbnail.
-            _ = try Self.bool(try Self.single(args, name))
-        default:
-            return false
-        }
-        return true
+    /// `s:width:height:enlarge:extend`, as `size` and `resize` after its type give them.
+    mutating func applySize(_ args: [String], option: String) throws(ImgproxyError) {
+        if args.count > 0, !args[0].isEmpty { width = try ClientNumber.size(args[0], option) }
+        if args.count > 1, !args[1].isEmpty { height = try ClientNumber.size(args[1], option) }
+        if args.count > 2, !args[2].isEmpty { enlarge = try Self.bool(args[2]) }
+        if args.count > 3, !args[3].isEmpty { extend = try Self.bool(args[3]) ? extend ?? ImgproxyGravity() : nil }
+        if args.count > 4 { throw .malformed("too many arguments to \(option)") }
     }
 
     /// The options only `ImgproxyGeometry` carries out (the pipeline's own sizing says the rest).
@@ -60,7 +20,7 @@ extension ImgproxyOptions {
     }
 
     /// `ex:1[:gravity…]`; `nil` when off.
-    private static func extending(_ args: [String], _ option: String) throws(ImgproxyError) -> ImgproxyGravity? {
+    static func extending(_ args: [String], _ option: String) throws(ImgproxyError) -> ImgproxyGravity? {
         guard let first = args.first else { throw .malformed("\(option) takes whether and a gravity") }
         guard try bool(first) else { return nil }
         let gravity = args.count > 1 ? try ImgproxyGravity(Array(args.dropFirst())) : ImgproxyGravity()
@@ -68,11 +28,24 @@ extension ImgproxyOptions {
         return gravity
     }
 
+    /// `c:width:height[:gravity…]`: sides of 1 or more are pixels, below 1 fractions, 0 (or
+    /// none) the whole side; the gravity is `gravity`'s unless given.
+    static func crop(_ args: [String], default gravity: ImgproxyGravity, _ option: String) throws(ImgproxyError) -> Crop? {
+        guard (1...5).contains(args.count) else { throw .malformed("crop takes a width, a height and a gravity") }
+        let side = { (text: String) throws(ImgproxyError) -> Double in
+            text.isEmpty ? 0 : try ClientNumber.decimal(text, in: 0...Double(ClientNumber.maxSide), option)
+        }
+        let width = try side(args[0]), height = args.count > 1 ? try side(args[1]) : 0
+        let gravity = args.count > 2 ? try ImgproxyGravity(Array(args.dropFirst(2))) : gravity
+        return width == 0 && height == 0 ? nil : Crop(width: width, height: height, gravity: gravity)
+    }
+
     /// `t:threshold[:colour[:equal_hor[:equal_ver]]]`; a threshold below 0 is no trim.
-    private static func trim(_ args: [String]) throws(ImgproxyError) -> ImageProcessors.Trim? {
-        guard (1...4).contains(args.count), let threshold = Double(args[0]) else { throw .malformed("trim takes a threshold") }
+    static func trim(_ args: [String]) throws(ImgproxyError) -> ImageProcessors.Trim? {
+        guard (1...4).contains(args.count) else { throw .malformed("trim takes a threshold") }
+        // Any negative threshold turns trimming off, as in imgproxy.
+        let threshold = try ClientNumber.decimal(args[0], in: -Double.greatestFiniteMagnitude...255, "trim")
         guard threshold >= 0 else { return nil }
-        guard threshold <= 255 else { throw .malformed("trim: the threshold is 0…255") }
         var trim = ImageProcessors.Trim(threshold: Int(threshold.rounded()))
         if args.count > 1, !args[1].isEmpty {
             guard args[1].count == 6, let color = RGBAColor(hex: args[1]) else { throw .malformed("trim: a hex colour is 6 digits") }
@@ -84,19 +57,16 @@ extension ImgproxyOptions {
     }
 
     /// `wm:opacity[:position[:x[:y[:scale]]]]`; an opacity of 0 is none.
-    private static func watermark(_ args: [String]) throws(ImgproxyError) -> Watermark? {
-        guard (1...5).contains(args.count), let opacity = Double(args[0]), (0...1).contains(opacity) else {
-            throw .malformed("watermark takes an opacity 0…1")
-        }
+    static func watermark(_ args: [String]) throws(ImgproxyError) -> Watermark? {
+        guard (1...5).contains(args.count) else { throw .malformed("watermark takes an opacity and where it goes") }
+        let opacity = try ClientNumber.decimal(args[0], in: 0...1, "watermark", reason: "watermark takes an opacity 0…1")
         guard opacity > 0 else { return nil }
-        let numbers = args.dropFirst(2).map { $0.isEmpty ? 0 : Double($0) }
-        guard numbers.allSatisfy({ $0?.isFinite == true }) else { throw .malformed("watermark: offsets and scale are numbers") }
         let position = args.count > 1 && !args[1].isEmpty ? args[1] : "ce"
         let gravity: ImgproxyGravity? = position == "re" ? nil : try ImgproxyGravity([position])
         guard gravity?.anchor != .sm, gravity?.anchor != .fp else { throw .malformed("watermark: position \(position)") }
-        let scale = numbers.count > 2 ? numbers[2]! : 0
-        guard (0...1).contains(scale) else { throw .malformed("watermark: the scale is 0…1") }
-        return Watermark(opacity: opacity, position: gravity, offsetX: numbers.first.flatMap { $0 } ?? 0,
-                         offsetY: numbers.count > 1 ? numbers[1]! : 0, scale: scale)
+        let offsetX = args.count > 2 ? try ClientNumber.offset(args[2], "watermark") : 0
+        let offsetY = args.count > 3 ? try ClientNumber.offset(args[3], "watermark") : 0
+        let scale = args.count > 4 && !args[4].isEmpty ? try ClientNumber.amount(args[4], most: 1, "watermark") : 0
+        return Watermark(opacity: opacity, position: gravity, offsetX: offsetX, offsetY: offsetY, scale: scale)
     }
 }

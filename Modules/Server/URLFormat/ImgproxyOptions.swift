@@ -122,94 +122,9 @@ package struct ImgproxyOptions: Hashable, Sendable {
     mutating func apply(_ segment: Substring, presets: ImgproxyPresets) throws(ImgproxyError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0], args = Array(parts.dropFirst())
-        switch name {
-        case "pr", "preset":
-            try presets.apply(args, to: &self)
-        case "dpr":
-            guard let value = Double(try Self.single(args, name)), value > 0, value <= 8 else { throw .malformed("dpr must be above 0, at most 8") }
-            dpr = value
-        case "cb", "cachebuster":
-            let value = try Self.single(args, name)
-            cacheBuster = value.isEmpty ? nil : value
-        case "exp", "expires":
-            guard let seconds = Int(try Self.single(args, name)) else { throw .malformed("expires takes a Unix time") }
-            expires = Date(timeIntervalSince1970: TimeInterval(seconds))
-        case "fn", "filename":
-            guard (1...2).contains(args.count) else { throw .malformed("filename takes a name and whether it is encoded") }
-            let encoded = args.count == 2 ? try Self.bool(args[1]) : false
-            let decoded = encoded ? ImgproxyPath.base64URLDecoded(args[0]) : args[0].removingPercentEncoding
-            guard let decoded else { throw .malformed("the filename cannot be decoded") }
-            filename = decoded.isEmpty ? nil : decoded
-        case "att", "return_attachment":
-            returnsAttachment = try Self.bool(try Self.single(args, name))
-        case "rot", "rotate":
-            guard let degrees = Int(try Self.single(args, name)), degrees % 90 == 0 else { throw .malformed("rotate takes a multiple of 90") }
-            rotation = (degrees % 360 + 360) % 360
-        case "fl", "flip":
-            guard (1...2).contains(args.count) else { throw .malformed("flip takes horizontal and vertical") }
-            if !args[0].isEmpty { flipsHorizontally = try Self.bool(args[0]) }
-            if args.count == 2, !args[1].isEmpty { flipsVertically = try Self.bool(args[1]) }
-        case "pd", "padding":
-            padding = try Self.padding(args)
-        case "bg", "background":
-            background = try Self.background(args)
-        case "sh", "sharpen":
-            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("sharpen must be 0…100") }
-            sharpen = sigma > 0 ? sigma : nil
-        case "pix", "pixelate":
-            guard let side = Int(try Self.single(args, name)), (0...16384).contains(side) else { throw .malformed("pixelate must be 0…16384") }
-            pixelate = side > 1 ? side : nil
-        case "fq", "format_quality":
-            guard !args.isEmpty, args.count % 2 == 0 else { throw .malformed("format_quality takes format and quality pairs") }
-            for pair in stride(from: 0, to: args.count, by: 2) {
-                guard let q = Int(args[pair + 1]), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
-                formatQuality[try Self.format(args[pair])] = q == 0 ? nil : q
-            }
-        case "mb", "max_bytes":
-            guard let bytes = Int(try Self.single(args, name)), bytes >= 0 else { throw .malformed("max_bytes must be 0 or more") }
-            maxBytes = bytes > 0 ? bytes : nil
-        case "sm", "strip_metadata", "kcr", "keep_copyright":
-            // Answers never carry EXIF, XMP or IPTC, copyright or not (Docs/MIGRATING-FROM-IMGPROXY.md).
-            _ = try Self.bool(try Self.single(args, name))
-        case "scp", "strip_color_profile":
-            keepsColorProfile = try !Self.bool(try Self.single(args, name))
-        case "rs", "resize":
-            if let type = args.first, !type.isEmpty { resizingType = try Self.resizingType(type) }
-            try applySize(Array(args.dropFirst()), option: name)
-        case "s", "size":
-            try applySize(args, option: name)
-        case "rt", "resizing_type":
-            resizingType = try Self.resizingType(try Self.single(args, name))
-        case "w", "width":
-            width = try Self.dimension(try Self.single(args, name), name)
-        case "h", "height":
-            height = try Self.dimension(try Self.single(args, name), name)
-        case "el", "enlarge":
-            enlarge = try Self.bool(try Self.single(args, name))
-        case "g", "gravity":
-            gravity = try ImgproxyGravity(args)
-        case "q", "quality":
-            guard let q = Int(try Self.single(args, name)), (0...100).contains(q) else { throw .malformed("quality must be 0…100") }
-            quality = q == 0 ? nil : q
-        case "f", "format", "ext":
-            format = try Self.format(try Self.single(args, name))
-        case "bl", "blur":
-            guard let sigma = Double(try Self.single(args, name)), sigma >= 0, sigma <= 100 else { throw .malformed("blur must be 0…100") }
-            blur = sigma > 0 ? sigma : nil
-        case "ar", "auto_rotate":
-            autoRotates = try Self.bool(try Self.single(args, name))
-        default:
-            if try security.apply(name, args) { return }
-            guard try applyLayout(name, args) else { throw .unsupported("option \(name)") }
-        }
-    }
-
-    private mutating func applySize(_ args: [String], option: String) throws(ImgproxyError) {
-        if args.count > 0, !args[0].isEmpty { width = try Self.dimension(args[0], option) }
-        if args.count > 1, !args[1].isEmpty { height = try Self.dimension(args[1], option) }
-        if args.count > 2, !args[2].isEmpty { enlarge = try Self.bool(args[2]) }
-        if args.count > 3, !args[3].isEmpty { extend = try Self.bool(args[3]) ? extend ?? ImgproxyGravity() : nil }
-        if args.count > 4 { throw .malformed("too many arguments to \(option)") }
+        if name == "pr" || name == "preset" { return try presets.apply(args, to: &self) }
+        guard let option = Self.optionsByName[name] else { throw .unsupported("option \(name)") }
+        try option.apply(&self, args, name)
     }
 
     static func single(_ args: [String], _ option: String) throws(ImgproxyError) -> String {
@@ -217,14 +132,9 @@ package struct ImgproxyOptions: Hashable, Sendable {
         return args[0]
     }
 
-    private static func resizingType(_ text: String) throws(ImgproxyError) -> ResizingType {
+    static func resizingType(_ text: String) throws(ImgproxyError) -> ResizingType {
         guard let type = ResizingType(rawValue: text) else { throw .unsupported("resizing type \(text)") }
         return type
-    }
-
-    static func dimension(_ text: String, _ option: String) throws(ImgproxyError) -> Int {
-        guard let value = Int(text), (0...16384).contains(value) else { throw .malformed("\(option): sizes are 0…16384") }
-        return value
     }
 
     /// CSS's order: top, right, bottom, left; a side not given takes the one across (right
@@ -233,8 +143,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
         guard (1...4).contains(args.count), args.contains(where: { !$0.isEmpty }) else { throw .malformed("padding takes 1 to 4 sides") }
         var sides: [Int?] = []
         for arg in args {
-            guard arg.isEmpty || Int(arg).map({ (0...16384).contains($0) }) == true else { throw .malformed("padding: sides are 0…16384") }
-            sides.append(Int(arg))
+            sides.append(arg.isEmpty ? nil : try ClientNumber.size(arg, "padding"))
         }
         sides += Array(repeating: nil, count: 4 - sides.count)
         let top = sides[0] ?? 0, right = sides[1] ?? top

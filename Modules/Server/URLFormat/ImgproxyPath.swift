@@ -5,25 +5,49 @@ import OspreyDomain
 /// `/{signature}/{options…}/{base64url source}[.{extension}]` or
 /// `/{signature}/{options…}/plain/{percent-encoded source}[@{extension}]`.
 package struct ImgproxyPath: Sendable {
+    /// A path's signature and what it covers, split off before anything else in the path is
+    /// read: the service checks the signature on these, then parses (imgproxy's order).
+    package struct Signed: Sendable {
+        package let signature: String
+        /// What the signature covers: the path from the slash after the signature, repaired.
+        package let signedPart: String
+
+        /// `path` as received (percent-encoding kept), repaired as imgproxy repairs it.
+        package init(_ path: String) throws(ImgproxyError) {
+            let path = ImgproxyPath.repaired(path)
+            let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
+            guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
+            signature = String(trimmed[..<slash])
+            signedPart = String(trimmed[slash...])
+        }
+
+        /// `insecure` and `_` stand for no signature.
+        package var isUnsigned: Bool { signature == "insecure" || signature == "_" }
+    }
+
     package let signature: String
     /// What the signature covers: the path from the slash after the signature.
     package let signedPart: String
     package let options: ImgproxyOptions
     package let source: URL
 
-    /// Parses `path` (as received, percent-encoding kept) over `defaults` (what the client's
-    /// hints say). The `default` preset applies first; with `onlyPresets`, the first segment
+    /// Parses `path` (as received, percent-encoding kept) over `defaults`, as the initialiser
+    /// from a ``Signed`` path does.
+    package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
+                 defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
+        try self.init(try Signed(path), presets: presets, onlyPresets: onlyPresets, baseURL: baseURL, defaults: defaults)
+    }
+
+    /// Parses the options and source of `signed` over `defaults` (what the client's hints
+    /// say). The `default` preset applies first; with `onlyPresets`, the first segment
     /// names presets (`a:b`) and nothing else may stand before the source, as imgproxy's
     /// presets-only mode reads URLs. A source not starting with `baseURL` is taken as relative
     /// to it (imgproxy's `IMGPROXY_BASE_URL`).
-    package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
+    package init(_ signed: Signed, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
                  defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
-        let path = Self.repaired(path)
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
-        guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
-        signature = String(trimmed[..<slash])
-        signedPart = String(trimmed[slash...])
-        let segments = trimmed[trimmed.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        signature = signed.signature
+        signedPart = signed.signedPart
+        let segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var options = defaults
         try presets.applyDefault(to: &options)
         var index = 0

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyDomain
 
 /// imgproxy's security options: a URL's own, tighter limits on its source and result. A
 /// server allows them only when configured to (`IMGPROXY_ALLOW_SECURITY_OPTIONS`); they never
@@ -20,19 +21,6 @@ package struct ImgproxySecurityOptions: Hashable, Sendable {
     /// Whether the URL gave none.
     package var isEmpty: Bool { self == ImgproxySecurityOptions() }
 
-    /// Applies the option `name` if it is one of these; `false` if it is not.
-    mutating func apply(_ name: String, _ args: [String]) throws(ImgproxyError) -> Bool {
-        switch name {
-        case "msr", "max_src_resolution": maxSourcePixels = try Self.megapixels(args, name)
-        case "msfs", "max_src_file_size": maxSourceBytes = try Self.count(args, name, least: 0)
-        case "maf", "max_animation_frames": maxAnimationFrames = try Self.count(args, name, least: 1)
-        case "mafr", "max_animation_frame_resolution": maxAnimationFramePixels = try Self.megapixels(args, name)
-        case "mrd", "max_result_dimension": maxResultDimension = try Self.count(args, name, least: 0)
-        default: return false
-        }
-        return true
-    }
-
     /// Why a source of `bytes` bytes, `width` × `height` a frame and `frames` frames is past
     /// these limits, as imgproxy checks them (an animation's frame against the frame limit
     /// when one is given, else all its frames against the resolution); `nil` within them.
@@ -40,20 +28,10 @@ package struct ImgproxySecurityOptions: Hashable, Sendable {
         if let maxSourceBytes, maxSourceBytes > 0, bytes > maxSourceBytes { return "the source is over \(maxSourceBytes) bytes" }
         let frames = min(max(frames, 1), maxAnimationFrames ?? .max)
         if frames > 1, let maxAnimationFramePixels, maxAnimationFramePixels > 0 {
-            if width * height > maxAnimationFramePixels { return "a frame is over \(maxAnimationFramePixels) pixels" }
-        } else if let maxSourcePixels, width * height * frames > maxSourcePixels {
+            if PixelSize(width: width, height: height).area > maxAnimationFramePixels { return "a frame is over \(maxAnimationFramePixels) pixels" }
+        } else if let maxSourcePixels, PixelSize(width: width, height: height).area(frames: frames) > maxSourcePixels {
             return "the source is over \(maxSourcePixels) pixels"
         }
         return nil
-    }
-
-    private static func megapixels(_ args: [String], _ name: String) throws(ImgproxyError) -> Int {
-        guard let value = Double(try ImgproxyOptions.single(args, name)), value > 0 else { throw .malformed("\(name) must be above 0") }
-        return Int(value * 1_000_000)
-    }
-
-    private static func count(_ args: [String], _ name: String, least: Int) throws(ImgproxyError) -> Int {
-        guard let value = Int(try ImgproxyOptions.single(args, name)), value >= least else { throw .malformed("\(name) must be \(least) or more") }
-        return value
     }
 }

@@ -21,8 +21,9 @@ struct ImgproxyWatermark: ImageProcessing {
     func process(_ image: Image) throws(ImageProcessingError) -> Image {
         var mark = self.mark
         if option.scale > 0 {
-            let width = max(1, Int((Double(image.width) * option.scale).rounded()))
-            mark = Resampler.resize(mark, to: PixelSize(width: width, height: max(1, Int((Double(mark.height * width) / Double(mark.width)).rounded()))))
+            let width = max(1, PixelSize.length(Double(image.width) * option.scale))
+            let height = max(1, PixelSize.length(Double(mark.height) * Double(width) / Double(mark.width)))
+            mark = Resampler.resize(mark, to: PixelSize(width: width, height: height))
         }
         let placement: ImageProcessors.Overlay.Placement
         if let position = option.position {
@@ -30,7 +31,7 @@ struct ImgproxyWatermark: ImageProcessing {
             let origin = gravity.origin(outer: image.size, inner: mark.size, scale: scale, overflow: true)
             placement = .at(x: origin.x, y: origin.y)
         } else {
-            placement = .tiled(spacingX: Int((option.offsetX * scale).rounded()), spacingY: Int((option.offsetY * scale).rounded()))
+            placement = .tiled(spacingX: PixelSize.length(option.offsetX * scale), spacingY: PixelSize.length(option.offsetY * scale))
         }
         return try ImageProcessors.Overlay(mark, name: name, placement: placement, opacity: option.opacity).process(image)
     }
