@@ -118,6 +118,9 @@ extension ServerOptions {
                 throw ValidationError("--s3-endpoint: \(error)")
             }
         }
+        let allowedBuckets = Setting.list(s3AllowedBucket, "S3_ALLOWED_BUCKETS"), deniedBuckets = Setting.list(s3DeniedBucket, "S3_DENIED_BUCKETS")
+        if !allowedBuckets.isEmpty { service.s3AllowedBuckets = Set(allowedBuckets) }
+        if !deniedBuckets.isEmpty { service.s3DeniedBuckets = Set(deniedBuckets) }
         if let path = try Setting.value(fallbackImage, "FALLBACK_IMAGE") {
             service.fallbackImage = .file(path: URL(fileURLWithPath: path).standardizedFileURL.path)
         }

@@ -53,6 +53,8 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The folder local:///path sources are read from; none: local sources are refused.") var localRoot: String?
     @Option(help: "An S3-compatible endpoint for s3://bucket/key sources (path-style), signed with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; it may be on a loopback or private address.")
     var s3Endpoint: String?
+    @Option(help: "A bucket s3:// sources may name; repeat for more (default: any).") var s3AllowedBucket: [String] = []
+    @Option(help: "A bucket s3:// sources may never name; repeat for more.") var s3DeniedBucket: [String] = []
     @Option(help: "A local image answered, processed as asked, when a source fails.") var fallbackImage: String?
     @Option(help: "Requests must carry Authorization: Bearer SECRET.") var secret: String?
     @Option(help: "Access-Control-Allow-Origin of image answers, e.g. * or https://app.example.com.") var allowOrigin: String?

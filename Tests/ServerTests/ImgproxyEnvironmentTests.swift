@@ -67,6 +67,17 @@ struct ImgproxyEnvironmentTests {
         #expect(notices.contains { $0.hasPrefix("IMGPROXY_AUTOQUALITY_METHOD") && $0.contains("Pro") })
     }
 
+    /// v4's bucket lists are honoured; a name Osprey does not know that reads as a restriction
+    /// stops the start rather than leaving the server open.
+    @Test func restrictingSettingsAreHonouredOrStopTheStart() throws {
+        let (server, _) = try Self.applied(["IMGPROXY_S3_ALLOWED_BUCKETS": "photos, avatars", "IMGPROXY_S3_DENIED_BUCKETS": "private"])
+        #expect(server.service.s3AllowedBuckets == ["photos", "avatars"] && server.service.s3DeniedBuckets == ["private"])
+        for name in ["IMGPROXY_GS_ALLOWED_BUCKETS", "IMGPROXY_DENIED_SOURCES", "IMGPROXY_MAX_UPLOAD_SIZE", "IMGPROXY_API_TOKEN"] {
+            let error = try? #require(throws: ImgproxyEnvironmentError.self) { try Self.applied([name: "x"]) }
+            #expect(error?.name == name && error?.reason.contains("restrict") == true, "\(name)")
+        }
+    }
+
     @Test func theMigrationGuideNamesEveryVariable() throws {
         let guide = try String(contentsOf: Corpus.repositoryRoot.appendingPathComponent("Docs/MIGRATING-FROM-IMGPROXY.md"), encoding: .utf8)
         let names = ImgproxyEnvironment.known.union(ImgproxyEnvironment.refused.keys).union(ImgproxyEnvironment.unhonoured.keys)

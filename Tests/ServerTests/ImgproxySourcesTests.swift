@@ -71,5 +71,46 @@ struct ImgproxySourcesTests {
         let refused = try await wrong.fetch([paths[0]])
         wrong.stop()
         #expect(refused[0].status == 403 && refused[0].text.contains("403"), "a wrong credential: the store's 403 passed on, as imgproxy does: \(refused[0].text)")
+        // imgproxy v4's bucket lists: checked before anything is asked of the store.
+        for buckets in [(allowed: Set(["archive"]), denied: Set<String>()), (allowed: Set(["photos"]), denied: Set(["photos"]))] {
+            let listed = try ServerUnderTest { configuration in
+                configuration.developmentErrors = true
+                configuration.s3Store = try! S3DataLoader.Store(endpoint: endpoint, signing: AWSSigning(
+                    region: "us-east-1", accessKeyID: s3.accessKeyID, secretAccessKey: s3.secretAccessKey))
+                (configuration.s3AllowedBuckets, configuration.s3DeniedBuckets) = buckets
+            }
+            let answer = try await listed.fetch([paths[0]])
+            listed.stop()
+            #expect(answer[0].status == 404 && answer[0].text.contains("not under an allowed origin"), "\(buckets): \(answer[0].text)")
+        }
+    }
+
+    /// A `local://` path is decoded once, and the path the allow-list checks is the one opened:
+    /// encodings of `/` and `.` cannot lead from an allowed folder to another.
+    @Test func theLocalAllowListChecksThePathThatIsOpened() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-local-\(UUID().uuidString)")
+        for folder in ["public", "private", "private/%2e%2e/public"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photo = try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png"))
+        for file in ["public/ok.png", "private/secret.png", "private/%2e%2e/public/secret.png"] {
+            try photo.write(to: root.appendingPathComponent(file))
+        }
+        let harness = try ServerUnderTest { configuration in
+            configuration.localRoot = root
+            configuration.sources = SourcePolicy(allowedPrefixes: ["local:///public/"])
+        }
+        defer { harness.stop() }
+        let keys = harness.configuration.service.signingKeys
+        let escapes = ["..%252fprivate%252fsecret.png", "..%252Fprivate%252Fsecret.png", "%252e%252e%252fprivate%252fsecret.png",
+                       "..%2fprivate%2fsecret.png", "%2e%2e/private/secret.png"]
+        var paths = escapes.map { keys.signed("/plain/local:///public/" + $0) }
+        // A folder literally named `%2e%2e` is a name, not a way up: the check must not read it as one.
+        paths.append(keys.signed("/plain/local:///private/%252e%252e/public/secret.png"))
+        paths += try harness.paths(["local:///public/..%2fprivate%2fsecret.png", "local:///public/ok.png"].map { Spec(url: $0, width: 8) })
+        let got = try await harness.fetch(paths)
+        #expect(got.dropLast().allSatisfy { $0.status == 404 }, "\(zip(paths, got.map(\.status)).map { "\($0.0) \($0.1)" })")
+        #expect(got.last?.status == 200)
     }
 }

@@ -14,7 +14,7 @@ extension ImgproxyEnvironment {
         "ENABLE_CLIENT_HINTS", "DEVELOPMENT_ERRORS_MODE", "SET_CANONICAL_HEADER", "STRIP_COLOR_PROFILE", "JPEG_PROGRESSIVE",
         "AVIF_SPEED", "JXL_EFFORT", "ALLOW_ORIGIN", "BASE_URL", "PRESETS", "PRESETS_SEPARATOR", "PRESETS_PATH", "ONLY_PRESETS",
         "WATERMARK_PATH", "WATERMARK_DATA", "WATERMARK_OPACITY", "LOG_FORMAT", "LOG_LEVEL", "NETWORK", "ARGUMENTS_SEPARATOR",
-        "AUTO_ROTATE", "ALWAYS_RASTERIZE_SVG",
+        "AUTO_ROTATE", "ALWAYS_RASTERIZE_SVG", "S3_ALLOWED_BUCKETS", "S3_DENIED_BUCKETS",
         // Osprey's own, in imgproxy's style (bytes): the memory budget.
         "MAX_MEMORY",
     ]
@@ -84,6 +84,16 @@ extension ImgproxyEnvironment {
         "VIPS_CACHE_TRACE": "Osprey does not use libvips",
         "VIPS_LEAK_CHECK": "Osprey does not use libvips",
     ]
+
+    /// Words in a variable's name that mark a setting restricting who may ask or what may be
+    /// read: one Osprey does not know stops the start rather than leave the server open.
+    static let restrictingWords = ["ALLOW", "DENY", "DENIED", "BLOCK", "RESTRICT", "KEY", "SALT", "SECRET", "SIGNATURE", "TRUSTED",
+                                   "AUTH", "PASSWORD", "TOKEN", "MAX_", "LIMIT", "ONLY"]
+
+    /// Whether the unknown variable `name` (without `IMGPROXY_`) may restrict access.
+    static func mayRestrict(_ name: String) -> Bool {
+        restrictingWords.contains { name.contains($0) }
+    }
 
     /// The error-reporting and monitoring services imgproxy reports to and Osprey does not,
     /// by prefix (a notice each).

@@ -65,8 +65,11 @@ public struct ImgproxyEnvironment: Sendable {
                 notices.append("\(name) is not honoured: Osprey reports to no outside service; its metrics are Prometheus'")
             } else if Self.proOnly.contains(where: { short.hasPrefix($0) }) {
                 notices.append("\(name) is an imgproxy Pro setting, which Osprey does not have")
+            } else if Self.mayRestrict(short) {
+                // Passed over, a setting that limits access would leave the server open.
+                throw ImgproxyEnvironmentError(name: name, reason: "Osprey does not know this setting, and it may restrict access")
             } else {
-                notices.append("\(name) is not an imgproxy v3.31 setting Osprey knows; it is ignored")
+                notices.append("\(name) is not an imgproxy setting Osprey knows; it is ignored")
             }
         }
         try applyServer(to: &server, notices: &notices)
@@ -184,6 +187,8 @@ public struct ImgproxyEnvironment: Sendable {
                 throw ImgproxyEnvironmentError(name: "IMGPROXY_S3_ENDPOINT", reason: error.description)
             }
         }
+        if value("S3_ALLOWED_BUCKETS") != nil { service.s3AllowedBuckets = Set(list("S3_ALLOWED_BUCKETS")) }
+        if value("S3_DENIED_BUCKETS") != nil { service.s3DeniedBuckets = Set(list("S3_DENIED_BUCKETS")) }
         if let path = value("FALLBACK_IMAGE_PATH") {
             service.fallbackImage = .file(path: URL(fileURLWithPath: path).standardizedFileURL.path)
         } else if let url = value("FALLBACK_IMAGE_URL") {

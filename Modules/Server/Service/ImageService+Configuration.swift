@@ -44,6 +44,11 @@ extension ImageService {
         /// The S3-compatible store `s3://bucket/key` sources are fetched from, signed; `nil`
         /// refuses them.
         public var s3Store: S3DataLoader.Store?
+        /// The only buckets `s3://` sources may name; empty: any (imgproxy's
+        /// `IMGPROXY_S3_ALLOWED_BUCKETS`).
+        public var s3AllowedBuckets: Set<String>
+        /// Buckets `s3://` sources may never name (`IMGPROXY_S3_DENIED_BUCKETS`).
+        public var s3DeniedBuckets: Set<String>
         /// An image answered, processed as the URL asks, when the source fails, with
         /// `Fallback-Image: 1` (`IMGPROXY_FALLBACK_IMAGE_PATH`, `…_URL`, `…_DATA`): a local file,
         /// or a URL (a `data:` URL for the data) fetched and kept as sources are.
@@ -174,6 +179,8 @@ extension ImageService {
             self.sources = sources
             localRoot = nil
             s3Store = nil
+            s3AllowedBuckets = []
+            s3DeniedBuckets = []
             fallbackImage = nil
             maxSourceBytes = 50_000_000
             maxSourcePixels = 50_000_000

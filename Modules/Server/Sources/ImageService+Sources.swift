@@ -18,8 +18,15 @@ extension ImageService {
         switch url.scheme?.lowercased() {
         case "local":
             guard let root = configuration.localRoot else { throw refused(url, .scheme) }
-            if let refusal = configuration.sources.refusal(forStoreSource: url) { throw refused(url, refusal) }
-            return try file(url.path, under: root, source: url)
+            // Decoded once: the path the allow-list checks is the path opened, so an encoded
+            // `%2f..` cannot mean one folder to the check and another to the file system.
+            let decoded = url.path(percentEncoded: false)
+            let path = SourceOrigin.removingDotSegments(decoded, decodingDots: false)
+            var checked = URLComponents()
+            (checked.scheme, checked.host, checked.path) = ("local", "", path)
+            guard !Self.climbsAboveItsRoot(decoded), !path.contains("\0"), let checkedURL = checked.url else { throw refused(url, .outsideRoot) }
+            if let refusal = configuration.sources.refusal(forStoreSource: checkedURL) { throw refused(url, refusal) }
+            return try file(path, under: root, source: url)
         case "s3":
             guard configuration.s3Store != nil else { throw refused(url, .scheme) }
             // Checked and fetched as the object it names: the S3 loader builds its request from
@@ -31,11 +38,26 @@ extension ImageService {
                 throw refused(url, error)
             }
             if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw refused(url, refusal) }
+            // imgproxy v4's IMGPROXY_S3_ALLOWED_BUCKETS and IMGPROXY_S3_DENIED_BUCKETS.
+            if !configuration.s3AllowedBuckets.isEmpty && !configuration.s3AllowedBuckets.contains(location.bucket)
+                || configuration.s3DeniedBuckets.contains(location.bucket) {
+                throw refused(url, .notAllowed)
+            }
             return ResolvedSource(source: .url(location.url), lastModified: nil)
         default:
             if let refusal = configuration.sources.refusal(for: url) { throw refused(url, refusal) }
             return ResolvedSource(source: .url(url), lastModified: nil)
         }
+    }
+
+    /// Whether a `..` in `path` climbs above the folder it starts in.
+    static func climbsAboveItsRoot(_ path: String) -> Bool {
+        var depth = 0
+        for segment in path.split(separator: "/") where segment != "." {
+            depth += segment == ".." ? -1 : 1
+            if depth < 0 { return true }
+        }
+        return false
     }
 
     /// The regular file at `path` under `root`, once every link is followed.
