@@ -98,6 +98,18 @@ extension CPUBoundCodecTests {
             #expect(throws: ImageDecodingError.tooManyPixels(width: 400, height: 300, limit: 10_000)) {
                 try small.decode(.data(whole), options: DecodingOptions())
             }
+            // One 32768² tile for a 16×16 page: refused from the header, before libtiff or the
+            // decoder allocates the tile (it used to be malloc'ed at its declared 4 GB).
+            let bomb = CraftedImages.tiff(side: 16, tile: 32_768, payload: Data([0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]))
+            for read in [{ _ = try ImageCodec().decode(.data(bomb), options: DecodingOptions()) },
+                         { _ = try ImageCodec().decodeEstimate(of: .data(bomb), options: DecodingOptions()) }] {
+                let error = try #require(throws: ImageDecodingError.self) { try read() }
+                #expect("\(error)".contains("tile of 4294967296 bytes for a 16x16 page"), "\(error)")
+            }
+            // The same page in a tile of its own size passes the check; its estimate counts the tile.
+            let fitting = CraftedImages.tiff(side: 16, tile: 16, payload: Data([0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]))
+            let estimate = try #require(try ImageCodec().decodeEstimate(of: .data(fitting), options: DecodingOptions()))
+            #expect(estimate.size == PixelSize(width: 16, height: 16) && estimate.workingBytes == 16 * 16 * 7 + 16 * 16 * 4)
             for cut in [8, 200, whole.count / 2] {
                 #expect(throws: ImageDecodingError.self, "cut at \(cut)") {
                     try ImageCodec().decode(.data(whole.prefix(cut)), options: DecodingOptions())

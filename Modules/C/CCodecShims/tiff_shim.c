@@ -9,6 +9,10 @@
 #include <tiffio.h>
 #include <unistd.h>
 
+// What a strip or tile may take beyond its page's samples: tiles are multiples of 16 a side
+// and may overhang the page (a 100x100 page in 512x512 RGBA tiles takes 1 MiB a tile).
+static const uint64_t osp_tiff_chunk_slack = 8u << 20;
+
 struct osp_tiff {
     TIFF *tiff;
     const uint8_t *data;
@@ -124,6 +128,16 @@ int osp_tiff_read_info(osp_tiff *self, int page, osp_tiff_info *info, char *erro
         snprintf(error, error_capacity, "%s", message);
         return -1;
     }
+    // A strip or tile is decoded whole into one buffer, so its declared size is bounded by the
+    // page it belongs to: a 16x16 page cannot ask for a 32768x32768 tile.
+    uint64_t chunk = TIFFIsTiled(t) ? (uint64_t)TIFFTileSize64(t) : (uint64_t)TIFFStripSize64(t);
+    uint64_t samples_bytes = (uint64_t)TIFFScanlineSize64(t) * info->height * (planar == PLANARCONFIG_SEPARATE ? samples : 1);
+    if (chunk == 0 || chunk > samples_bytes + osp_tiff_chunk_slack) {
+        snprintf(error, error_capacity, "a %s of %llu bytes for a %ux%u page", TIFFIsTiled(t) ? "tile" : "strip",
+                 (unsigned long long)chunk, info->width, info->height);
+        return -1;
+    }
+    info->chunk_bytes = chunk;
     return 0;
 }
 

@@ -76,6 +76,21 @@ public struct TIFFDecoder: ImageDecoding {
         return ColorManagement.apply(carried, to: orientation.applied(to: image), handling: options.colorHandling)
     }
 
+    /// What decoding holds: every page asked for at full size (libtiff reads pages whole), the
+    /// RGBA raster libtiff fills (and the CMYK samples and their conversion for CMYK), and one
+    /// strip or tile of libtiff's, which the header's check keeps within the page.
+    public func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate? {
+        try InputReader.checkLength(of: input, limits: limits)
+        return try Self.with(try InputReader.allBytes(of: input)) { tiff throws(ImageDecodingError) in
+            let header = try Self.info(tiff, page: 0)
+            let size = PixelSize(width: Int(header.width), height: Int(header.height))
+            let raster = size.byteCount(bytesPerPixel: header.is_cmyk != 0 ? 7 : 4)
+            let (working, overflow) = raster.addingReportingOverflow(Int(clamping: header.chunk_bytes))
+            return DecodeEstimate(size: size, frames: options.frames == .all ? max(1, Int(osp_tiff_page_count(tiff))) : 1,
+                                  bytesPerPixel: header.has_alpha != 0 ? 4 : 3, workingBytes: overflow ? .max : working)
+        }
+    }
+
     /// What the first page's header says, and how many pages there are.
     public func info(_ input: ImageInput) throws(ImageDecodingError) -> ImageInfo {
         try InputReader.checkLength(of: input, limits: limits)

@@ -15,6 +15,30 @@ public enum CraftedImages {
         return data
     }
 
+    /// A little-endian TIFF of `side`×`side` 8-bit CMYK pixels in one Deflate tile of
+    /// `tile`×`tile`, whose compressed data is `payload`: a tile far larger than its page.
+    public static func tiff(side: UInt32, tile: UInt32, payload: Data) -> Data {
+        // Tags in ascending order: (tag, type, count, value); type 3 SHORT, 4 LONG.
+        let dataOffset: UInt32 = 8 + 2 + 12 * 12 + 4 + 8
+        let entries: [(UInt16, UInt16, UInt32, UInt32)] = [
+            (256, 4, 1, side), (257, 4, 1, side), (258, 3, 4, dataOffset - 8), (259, 3, 1, 8), (262, 3, 1, 5), (277, 3, 1, 4),
+            (284, 3, 1, 1), (322, 4, 1, tile), (323, 4, 1, tile), (324, 4, 1, dataOffset), (325, 4, 1, UInt32(payload.count)),
+            (332, 3, 1, 1),
+        ]
+        var data = Data([0x49, 0x49, 42, 0])
+        data.append(littleEndian: UInt32(8))
+        data.append(littleEndian: UInt16(entries.count))
+        for (tag, type, count, value) in entries {
+            data.append(littleEndian: tag)
+            data.append(littleEndian: type)
+            data.append(littleEndian: count)
+            data.append(littleEndian: value)
+        }
+        data.append(littleEndian: UInt32(0))
+        for _ in 0..<4 { data.append(littleEndian: UInt16(8)) }  // BitsPerSample, out of line
+        return data + payload
+    }
+
     /// An APNG whose header claims `width`×`height` RGB pixels and `frames` frames, each with
     /// an fcTL covering the canvas and one tiny fdAT (CRCs correct).
     public static func apng(width: UInt32, height: UInt32, frames: UInt32) -> Data {
@@ -203,6 +227,10 @@ public enum CraftedImages {
 extension Data {
     mutating func append(bigEndian value: UInt32) {
         append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+    }
+
+    mutating func append<Value: FixedWidthInteger>(littleEndian value: Value) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 
     mutating func append(chunk type: String, _ payload: Data) {

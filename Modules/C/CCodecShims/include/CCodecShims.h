@@ -161,11 +161,13 @@ typedef struct {
     int is_cmyk;            // 8-bit CMYK, interleaved: read with osp_tiff_read_cmyk
     const void *icc;        // the ICC profile, owned by the handle; NULL for none
     uint32_t icc_length;
+    uint64_t chunk_bytes;   // the buffer one decoded strip or tile takes, within the page's bound
 } osp_tiff_info;
 osp_tiff *osp_tiff_open(const uint8_t *data, size_t size, char *error, size_t error_capacity);
 /// The number of pages (image file directories).
 int osp_tiff_page_count(osp_tiff *tiff);
-/// The header of `page`; -1 with `error` set when libtiff cannot read it as RGBA.
+/// The header of `page`; -1 with `error` set when libtiff cannot read it as RGBA, or when a
+/// strip or tile would take more than the page's own samples and 8 MiB (a size bomb).
 int osp_tiff_read_info(osp_tiff *tiff, int page, osp_tiff_info *info, char *error, size_t error_capacity);
 /// `page`'s pixels, rows as stored, as 8-bit premultiplied RGBA into `rgba` (4 × width × height).
 int osp_tiff_read_rgba(osp_tiff *tiff, int page, uint8_t *rgba, char *error, size_t error_capacity);
