@@ -103,7 +103,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("hiredis")]
         ),
 
-        // The server's SVG sanitizer, walking libxml2's tree in C: FoundationXML's nodes and
+        // The SVG sanitizer, walking libxml2's tree in C: FoundationXML's nodes and
         // their document hold each other, so every document it parses stays allocated.
         .target(
             name: "CXMLShims",
@@ -138,7 +138,7 @@ let package = Package(
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
         .target(
             name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CJXL", "CCodecLoader", logging],
+            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CJXL", "CCodecLoader", "CXMLShims", logging],
             path: "Modules/Codec",
             swiftSettings: swiftSettings
         ),
@@ -202,7 +202,7 @@ let package = Package(
         // OspreyProcessing's processors; the codec module gives it the formats' names only.
         .target(
             name: "OspreyServer",
-            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", "CXMLShims", hummingbird, logging,
+            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", hummingbird, logging,
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Metrics", package: "swift-metrics")],

@@ -119,6 +119,32 @@ extension ServerProcessTests {
         #expect(!fetched.contains { $0.contains("secret") || $0.contains("track") }, "only the SVG was fetched: \(fetched)")
     }
 
+    /// An SVG's embedded images are sources too: bounded by the source limit whether the SVG
+    /// is drawn or passed through; active content outside the allow-list goes in any spelling.
+    @Test func anSVGsEmbeddedImagesAndActiveContentAreBounded() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let bomb = "data:image/png;base64," + CraftedImages.png(width: 60_000, height: 60_000).base64EncodedString()
+        origin.serve("bomb.svg", Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\"><image href=\"\(bomb)\"/></svg>".utf8),
+                     contentType: "image/svg+xml")
+        origin.serve("active.svg", Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/>
+            <a href="#r"><set attributeName="href" to="https://evil.example/"/></a>
+            <form xmlns="http://www.w3.org/1999/xhtml" action="https://evil.example/"><input name="p"/></form>
+            <style>@\\69mport 'https://evil.example/a.css'; rect { fill: u\\72l(https://evil.example/t) }</style></svg>
+            """.utf8), contentType: "image/svg+xml")
+        let paths = try Self.paths([Spec(url: origin.url("/files/bomb.svg").absoluteString, width: 40, extension_: "png"),
+                                    Spec(url: origin.url("/files/bomb.svg").absoluteString, width: 40),
+                                    Spec(url: origin.url("/files/active.svg").absoluteString, width: 40)])
+        let server = try Self.server(origin)
+        defer { #expect(server.stop() == 0) }
+        #expect(try server.get(paths[0]).status == 422, "drawn: the embedded image is over the source limit")
+        #expect(try server.get(paths[1]).status == 422, "passed through: the same")
+        let passed = try server.get(paths[2])
+        let text = String(decoding: passed.body, as: UTF8.self)
+        #expect(passed.status == 200 && text.contains("#c00") && !text.contains("evil.example") && !text.contains("form"), "\(text)")
+    }
+
     @Test func theAllowListMatchesParsedOriginsNotText() throws {
         let bare = SourcePolicy(allowedPrefixes: ["https://images.example.com"])
         for refused in ["https://images.example.com.evil.com/a.jpg", "https://images.example.com@evil.com/a.jpg",

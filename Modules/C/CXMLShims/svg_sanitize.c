@@ -1,4 +1,8 @@
+// The SVG sanitiser: libxml2's reader streams the document node by node and its writer writes
+// what the allow-lists keep, so memory holds the output and one node at a time — never the
+// document's whole tree, which takes some thirty times its bytes.
 #include "CXMLShims.h"
+#include "svg_sanitize_internal.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -7,138 +11,182 @@
 #include <strings.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
+#include <libxml/xmlwriter.h>
 
 static pthread_once_t parser_once = PTHREAD_ONCE_INIT;
 static void init_parser(void) { xmlInitParser(); }
 
-static const char *const raster_prefixes[] = {
-    "data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp"
-};
+// The caller is asked whether to stop every this many nodes.
+enum { nodes_between_checks = 4096 };
 
-/// A reference inside the document (`#id`) or a raster image embedded in it.
-static int is_local(const char *reference) {
-    while (*reference && isspace((unsigned char)*reference)) reference++;
-    if (*reference == '#') return 1;
-    for (size_t i = 0; i < sizeof raster_prefixes / sizeof *raster_prefixes; i++) {
-        if (strncasecmp(reference, raster_prefixes[i], strlen(raster_prefixes[i])) == 0) return 1;
+typedef struct {
+    xmlTextReaderPtr reader;
+    xmlTextWriterPtr writer;
+    const osp_svg_checks *checks;
+    int status;              // OSP_SVG_OK, or why the walk stopped
+    int root_has_namespace;  // the root is in SVG's namespace (else in none)
+} walk;
+
+static const char *const raster_types[] = {"data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp"};
+
+static const char *text(const xmlChar *value) { return value ? (const char *)value : ""; }
+
+// An element's namespace is SVG's, or none when the root has none (librsvg draws both).
+static int in_svg_namespace(walk *state) {
+    const xmlChar *ns = xmlTextReaderConstNamespaceUri(state->reader);
+    return ns ? strcmp((const char *)ns, OSP_SVG_NS) == 0 : !state->root_has_namespace;
+}
+
+// Whether an `href` stays: `#fragment` anywhere; on `image` and `feImage` also a raster image
+// embedded as base64, which the caller's check reads and bounds (it may refuse the whole document).
+static int href_kept(const char *element, const char *value, walk *state) {
+    while (*value && isspace((unsigned char)*value)) value++;
+    if (*value == '#') return 1;
+    if (strcasecmp(element, "image") != 0 && strcasecmp(element, "feimage") != 0) return 0;
+    for (size_t i = 0; i < sizeof raster_types / sizeof *raster_types; i++) {
+        size_t prefix = strlen(raster_types[i]);
+        if (strncasecmp(value, raster_types[i], prefix) != 0 || (value[prefix] != ';' && value[prefix] != ',')) continue;
+        const char *comma = strchr(value, ',');
+        if (!comma || comma - value < 7 || strncasecmp(comma - 7, ";base64", 7) != 0 || !state->checks || !state->checks->image) return 0;
+        int verdict = state->checks->image((const uint8_t *)comma + 1, strlen(comma + 1), state->checks->context);
+        if (verdict < 0) state->status = OSP_SVG_REFUSED;
+        return verdict > 0;
     }
     return 0;
 }
 
-/// Whether CSS text (or an attribute holding some) refers outside the document: `@import`,
-/// or a `url(` whose argument, spaces and quotes aside, is not local.
-static int contains_external_url(const char *css) {
-    size_t length = strlen(css);
-    char *squeezed = malloc(length + 1);
-    if (!squeezed) return 1;
-    size_t n = 0;
-    for (size_t i = 0; i < length; i++) {
-        if (css[i] != ' ') squeezed[n++] = (char)tolower((unsigned char)css[i]);
+// Writes the attributes of the current element that stay: namespace declarations of SVG and
+// XLink, and allow-listed attributes whose value is a reference inside the document or CSS
+// (anything that may hold a function) that stays inside too.
+static void write_attributes(const char *element, walk *state) {
+    while (state->status == OSP_SVG_OK && xmlTextReaderMoveToNextAttribute(state->reader) == 1) {
+        const char *name = text(xmlTextReaderConstName(state->reader));
+        const char *value = text(xmlTextReaderConstValue(state->reader));
+        int kept;
+        if (xmlTextReaderIsNamespaceDecl(state->reader)) {
+            kept = strcmp(value, OSP_SVG_NS) == 0 || strcmp(value, OSP_XLINK_NS) == 0;
+        } else {
+            const char *local = text(xmlTextReaderConstLocalName(state->reader));
+            const xmlChar *ns = xmlTextReaderConstNamespaceUri(state->reader);
+            kept = osp_svg_attribute_allowed(local, ns ? (const char *)ns : NULL)
+                   && (strcasecmp(local, "href") == 0 ? href_kept(element, value, state) : osp_svg_css_safe(value));
+        }
+        if (kept && state->status == OSP_SVG_OK) xmlTextWriterWriteAttribute(state->writer, BAD_CAST name, BAD_CAST value);
     }
-    squeezed[n] = 0;
-    int external = strstr(squeezed, "@import") != NULL;
-    for (const char *at = strstr(squeezed, "url("); !external && at; at = strstr(at, "url(")) {
-        at += 4;
-        const char *argument = at;
-        while (*argument == '\'' || *argument == '"') argument++;
-        external = !is_local(argument);
-    }
-    free(squeezed);
-    return external;
+    xmlTextReaderMoveToElement(state->reader);
 }
 
-static int is_removed_element(const xmlChar *name) {
-    static const char *const removed[] = { "script", "foreignobject", "iframe", "embed", "object" };
-    for (size_t i = 0; i < sizeof removed / sizeof *removed; i++) {
-        if (strcasecmp((const char *)name, removed[i]) == 0) return 1;
+// A `<style>` element: kept, with its text, when all of it is text that is safe CSS.
+static void write_style(walk *state) {
+    xmlNodePtr style = xmlTextReaderExpand(state->reader);
+    if (!style) { state->status = OSP_SVG_MALFORMED; return; }
+    for (xmlNodePtr child = style->children; child; child = child->next) {
+        if (child->type != XML_TEXT_NODE && child->type != XML_CDATA_SECTION_NODE) return;
     }
-    return 0;
-}
-
-/// Whether an attribute goes: an event handler, an outside `href`, or CSS that refers outside.
-static int is_removed_attribute(xmlAttrPtr attribute) {
-    const char *name = (const char *)attribute->name;
-    if (strncasecmp(name, "on", 2) == 0) return 1;
-    xmlChar *value = xmlNodeGetContent((xmlNodePtr)attribute);
-    if (!value) return 0;
-    int removed = (strcasecmp(name, "href") == 0 && !is_local((const char *)value))
-        || contains_external_url((const char *)value);
-    xmlFree(value);
-    return removed;
-}
-
-static void remove_node(xmlNodePtr node) {
-    xmlUnlinkNode(node);
-    xmlFreeNode(node);
-}
-
-static void clean(xmlNodePtr element) {
-    for (xmlAttrPtr attribute = element->properties; attribute;) {
-        xmlAttrPtr next = attribute->next;
-        if (is_removed_attribute(attribute)) xmlRemoveProp(attribute);
-        attribute = next;
+    xmlChar *css = xmlNodeGetContent(style);
+    if (!css || osp_svg_css_safe((const char *)css)) {
+        xmlTextWriterStartElement(state->writer, xmlTextReaderConstName(state->reader));
+        write_attributes("style", state);
+        if (css) xmlTextWriterWriteString(state->writer, css);
+        xmlTextWriterEndElement(state->writer);
     }
-    for (xmlNodePtr child = element->children; child;) {
-        xmlNodePtr next = child->next;
-        switch (child->type) {
-        case XML_PI_NODE:
-        case XML_ENTITY_REF_NODE:
-            remove_node(child);
-            break;
-        case XML_ELEMENT_NODE: {
-            int removed = is_removed_element(child->name);
-            if (!removed && strcasecmp((const char *)child->name, "style") == 0) {
-                xmlChar *css = xmlNodeGetContent(child);
-                removed = css && contains_external_url((const char *)css);
-                xmlFree(css);
+    xmlFree(css);
+}
+
+// The element the reader is on: its start (and end, when empty) written when it stays; skipped
+// whole, with everything in it, when it does not.
+static int element(walk *state, int *depth) {
+    const char *local = text(xmlTextReaderConstLocalName(state->reader));
+    int allowed = in_svg_namespace(state) && osp_svg_element_allowed(local);
+    if (*depth == 0 && (!allowed || strcmp(local, "svg") != 0)) {
+        state->status = OSP_SVG_MALFORMED;  // the root must be svg
+        return -1;
+    }
+    if (*depth == 0 && state->checks && state->checks->root) {
+        xmlChar *width = xmlTextReaderGetAttribute(state->reader, BAD_CAST "width");
+        xmlChar *height = xmlTextReaderGetAttribute(state->reader, BAD_CAST "height");
+        xmlChar *view_box = xmlTextReaderGetAttribute(state->reader, BAD_CAST "viewBox");
+        state->checks->root((const char *)width, (const char *)height, (const char *)view_box, state->checks->context);
+        xmlFree(width);
+        xmlFree(height);
+        xmlFree(view_box);
+    }
+    if (!allowed || strcasecmp(local, "style") == 0) {
+        if (allowed) write_style(state);
+        return xmlTextReaderNext(state->reader);
+    }
+    xmlTextWriterStartElement(state->writer, xmlTextReaderConstName(state->reader));
+    write_attributes(local, state);
+    if (xmlTextReaderIsEmptyElement(state->reader)) xmlTextWriterEndElement(state->writer);
+    else (*depth)++;
+    return xmlTextReaderRead(state->reader);
+}
+
+static void stream(walk *state) {
+    int depth = 0, seen_root = 0;
+    size_t nodes = 0;
+    int read = xmlTextReaderRead(state->reader);
+    while (read == 1 && state->status == OSP_SVG_OK) {
+        if (++nodes % nodes_between_checks == 0 && state->checks && state->checks->cancelled
+            && state->checks->cancelled(state->checks->context)) {
+            state->status = OSP_SVG_CANCELLED;
+            return;
+        }
+        switch (xmlTextReaderNodeType(state->reader)) {
+        case XML_READER_TYPE_ELEMENT:
+            if (depth == 0) {
+                if (seen_root) { state->status = OSP_SVG_MALFORMED; return; }
+                seen_root = 1;
+                const xmlChar *ns = xmlTextReaderConstNamespaceUri(state->reader);
+                state->root_has_namespace = ns != NULL;
             }
-            if (removed) remove_node(child);
-            else clean(child);
+            read = element(state, &depth);
+            continue;
+        case XML_READER_TYPE_END_ELEMENT:
+            xmlTextWriterEndElement(state->writer);
+            depth--;
+            break;
+        case XML_READER_TYPE_TEXT:
+        case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
+        case XML_READER_TYPE_WHITESPACE:
+            if (depth > 0) xmlTextWriterWriteString(state->writer, xmlTextReaderConstValue(state->reader));
+            break;
+        case XML_READER_TYPE_CDATA:
+            if (depth > 0) xmlTextWriterWriteCDATA(state->writer, xmlTextReaderConstValue(state->reader));
+            break;
+        default:  // the doctype, comments, processing instructions, entity references
             break;
         }
-        default:
-            break;
-        }
-        child = next;
+        read = xmlTextReaderRead(state->reader);
     }
+    if (read < 0 || !seen_root) state->status = state->status == OSP_SVG_OK ? OSP_SVG_MALFORMED : state->status;
 }
 
-int osp_svg_sanitize(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size) {
+int osp_svg_sanitize(const uint8_t *data, size_t size, const osp_svg_checks *checks, uint8_t **out, size_t *out_size) {
     pthread_once(&parser_once, init_parser);
     *out = NULL;
     *out_size = 0;
-    if (size > INT32_MAX) return -1;
-    xmlDocPtr document = xmlReadMemory((const char *)data, (int)size, NULL, NULL,
-                                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!document) return -1;
-    xmlNodePtr root = xmlDocGetRootElement(document);
-    if (!root || strcmp((const char *)root->name, "svg") != 0) {
-        xmlFreeDoc(document);
-        return -1;
+    if (size == 0 || size > INT32_MAX) return OSP_SVG_MALFORMED;
+    xmlBufferPtr buffer = xmlBufferCreate();
+    xmlTextReaderPtr reader = xmlReaderForMemory((const char *)data, (int)size, NULL, NULL,
+                                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlTextWriterPtr writer = buffer ? xmlNewTextWriterMemory(buffer, 0) : NULL;
+    walk state = {reader, writer, checks, reader && writer ? OSP_SVG_OK : OSP_SVG_MALFORMED, 0};
+    if (state.status == OSP_SVG_OK) {
+        xmlTextWriterStartDocument(writer, "1.0", NULL, NULL);
+        stream(&state);
+        xmlTextWriterEndDocument(writer);
     }
-    // Outside the root: only the root stays (the doctype, comments and PIs go); unlinking the
-    // doctype also clears the document's pointer to it.
-    for (xmlNodePtr child = document->children; child;) {
-        xmlNodePtr next = child->next;
-        if (child != root) {
-            xmlUnlinkNode(child);
-            if (child->type == XML_DTD_NODE) xmlFreeDtd((xmlDtdPtr)child);
-            else xmlFreeNode(child);
-        }
-        child = next;
+    if (writer) xmlFreeTextWriter(writer);  // flushes into the buffer
+    if (reader) xmlFreeTextReader(reader);
+    if (state.status == OSP_SVG_OK && buffer && xmlBufferLength(buffer) > 0) {
+        *out_size = (size_t)xmlBufferLength(buffer);
+        *out = xmlBufferDetach(buffer);  // the written bytes, not copied
+        if (!*out) state.status = OSP_SVG_MALFORMED;
     }
-    clean(root);
-    xmlChar *written = NULL;
-    int length = 0;
-    xmlDocDumpMemory(document, &written, &length);
-    xmlFreeDoc(document);
-    if (!written || length <= 0) {
-        xmlFree(written);
-        return -1;
-    }
-    *out = written;
-    *out_size = (size_t)length;
-    return 0;
+    if (buffer) xmlBufferFree(buffer);
+    return state.status;
 }
 
 void osp_svg_free(uint8_t *buffer) { xmlFree(buffer); }

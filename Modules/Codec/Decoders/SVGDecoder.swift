@@ -7,8 +7,10 @@ import OspreyPixels
 /// own size and then resampled. A vector image has no pixels to lose, so, unlike the other
 /// decoders and as imgproxy treats vectors, it is drawn larger than its own size when the
 /// target is larger. Its size is its `width` and `height` at 72 DPI (libvips'), or its
-/// `viewBox`'s. The document is parsed from memory with no base location, so librsvg loads
-/// no external resource (no `http:`, no `file:`); its own limits bound the XML it parses.
+/// `viewBox`'s. The document is first cut down by ``SVGSanitizer`` — which also reads and
+/// bounds its embedded raster images, which librsvg would decode without Osprey's limits —
+/// then parsed from memory with no base location, so librsvg loads no external resource (no
+/// `http:`, no `file:`); its own limits bound the XML it parses.
 public struct SVGDecoder: ImageDecoding {
     /// The limits: the input's bytes, and the pixels drawn.
     public var limits: DecodingLimits
@@ -22,7 +24,8 @@ public struct SVGDecoder: ImageDecoding {
 
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
-        let data = try InputReader.allBytes(of: input)
+        let data = try SVGSanitizer.sanitized(try InputReader.allBytes(of: input), limits: limits).data
+        try ImageDecodingError.checkCancellation()
         return try Self.with(data) { svg, size throws(ImageDecodingError) in
             let output = Self.outputSize(of: size, options: options)
             try limits.check(width: output.width, height: output.height)
@@ -40,6 +43,27 @@ public struct SVGDecoder: ImageDecoding {
                 throw .corrupt(.svg, detail: "\(error)")
             }
         }
+    }
+
+    /// What drawing holds: the surface at the size drawn (larger than the document's own
+    /// when the target is), the raster images embedded in it as gdk-pixbuf decodes them, and
+    /// librsvg's tree of the sanitised document (some thirty times its bytes, as libxml2's).
+    public func decodeEstimate(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> DecodeEstimate? {
+        try InputReader.checkLength(of: input, limits: limits)
+        let sanitized = try SVGSanitizer.sanitized(try InputReader.allBytes(of: input), limits: limits)
+        // The root's declared size where it has one: librsvg's tree, the cost counted here,
+        // is built only when drawing it is the one way to tell.
+        let size: PixelSize
+        if let declared = sanitized.declaredSize {
+            size = declared
+        } else {
+            size = try Self.with(sanitized.data) { _, size throws(ImageDecodingError) in size }
+        }
+        let tree = sanitized.data.count.multipliedReportingOverflow(by: 30)
+        let embedded = sanitized.embeddedPixels.multipliedReportingOverflow(by: 4)
+        let (working, overflow) = embedded.partialValue.addingReportingOverflow(tree.partialValue)
+        return DecodeEstimate(size: Self.outputSize(of: size, options: options), frames: 1, bytesPerPixel: 4,
+                              workingBytes: overflow || tree.overflow || embedded.overflow ? .max : working)
     }
 
     /// The document's own size, without drawing it.

@@ -62,9 +62,11 @@ public final class ImagePipeline: ImageProviding {
 
     /// Runs CPU-bound `work` (encoding the image a caller got, say) on the pipeline's workers:
     /// a thread of its own, within ``Configuration/maxConcurrentDecodes`` together with the
-    /// pipeline's own decodes, off Swift's cooperative threads and Dispatch's global queue.
-    public func performOnWorkers<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await decodeLimiter.run(work)
+    /// pipeline's own decodes, off Swift's cooperative threads and Dispatch's global queue;
+    /// once the memory budget, if any, has room for the `reserving` bytes it will hold.
+    /// - Throws: ``Error/memoryBudget(_:)`` when the budget turns it away, or what `work` throws.
+    public func performOnWorkers<T: Sendable>(reserving bytes: Int = 0, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withMemory(bytes) { try await decodeLimiter.run(work) }
     }
 
     /// The processed image for `request` if the memory cache holds it.

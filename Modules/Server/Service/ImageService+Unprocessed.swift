@@ -35,12 +35,7 @@ extension ImageService {
               options.raw || (skipped.contains(format) && (options.format == nil || options.format == format)) else { return nil }
         var body = source.data
         // Even `raw`: an SVG is a document a browser runs, and this server's origin is its.
-        if format == .svg {
-            guard let sanitized = SVGSanitizer.sanitized(source.data) else {
-                throw ServerError(ImagePipeline.Error.decodingFailed(.corrupt(.svg, detail: "not well-formed XML with an svg root")))
-            }
-            body = sanitized
-        }
+        if format == .svg { body = try await sanitizedSVG(source.data) }
         var headers: HTTPFields = [.contentType: format.mediaType,
                                    .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil)]
         if format == .svg { headers[.contentSecurityPolicy] = "script-src 'none'" }
@@ -51,6 +46,23 @@ extension ImageService {
             headers[.lastModified] = lastModified
         }
         return Response(status: .ok, headers: headers, body: .answer(body, countedBy: pipeline.configuration.memoryBudget))
+    }
+
+    /// An SVG source as answered: sanitised on the pipeline's workers, once the memory budget
+    /// has room for the sanitiser's stream (some three times the document), its embedded
+    /// images bounded by the source limits.
+    private func sanitizedSVG(_ data: Data) async throws(ServerError) -> Data {
+        let limits = configuration.pipelineConfiguration.decodingLimits
+        do {
+            return try await pipeline.performOnWorkers(reserving: data.count.multipliedReportingOverflow(by: 3).partialValue) {
+                try SVGSanitizer.sanitized(data, limits: limits).data
+            }
+        } catch let error as ImageDecodingError {
+            if error == .cancelled { throw ServerError(.timedOut, "the deadline passed while sanitising the SVG") }
+            throw ServerError(ImagePipeline.Error.decodingFailed(error))
+        } catch {
+            throw ServerError(error)
+        }
     }
 
     /// The source's size and header, checked against the URL's security options, when those

@@ -4,13 +4,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Parses `size` bytes as XML (no network, no external entities or DTD, no entity
-/// substitution) and, when the root element is `svg`, writes the document without scripts,
-/// event handlers, `foreignObject`/`iframe`/`embed`/`object`, processing instructions,
-/// comments outside the root, the doctype, entity references, and references outside the
-/// document (`href` other than `#…` or an embedded raster image; CSS `url()` other than
-/// `url(#…)`, `@import`). Returns 0 and a buffer for `osp_svg_free` in `*out`, or -1.
-int osp_svg_sanitize(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+/// Why `osp_svg_sanitize` wrote nothing.
+enum {
+    OSP_SVG_OK = 0,
+    /// Not well-formed XML, or its root is not an `svg` element in SVG's namespace (or none).
+    OSP_SVG_MALFORMED = -1,
+    /// `cancelled` said to stop.
+    OSP_SVG_CANCELLED = -2,
+    /// `image` refused an embedded image, and with it the document.
+    OSP_SVG_REFUSED = -3,
+};
+
+/// What the caller decides while a document is sanitised; any function may be NULL.
+typedef struct {
+    /// Asked between pieces of the parse and of the walk: nonzero stops with OSP_SVG_CANCELLED.
+    int (*cancelled)(void *context);
+    /// An embedded raster image's base64 text: 1 keeps its reference, 0 drops it, -1 refuses
+    /// the document (an image past the caller's limits).
+    int (*image)(const uint8_t *base64, size_t length, void *context);
+    /// The root's `width`, `height` and `viewBox` as written (NULL when absent), once.
+    void (*root)(const char *width, const char *height, const char *view_box, void *context);
+    void *context;
+} osp_svg_checks;
+
+/// Streams `size` bytes as XML (no network, no external entities or DTD, no entity
+/// substitution, no tree of the whole document; the caller may stop it between nodes) and,
+/// when the root element is `svg`, writes the document with only what an allow-list keeps (svg_allow_list.c): SVG
+/// elements and attributes that draw, references inside the document (`#…`) and embedded
+/// raster images the caller's `image` check keeps, and CSS that refers to nothing outside
+/// (svg_css.c). Returns OSP_SVG_OK and a buffer for `osp_svg_free` in `*out`, or why not.
+int osp_svg_sanitize(const uint8_t *data, size_t size, const osp_svg_checks *checks, uint8_t **out, size_t *out_size);
 void osp_svg_free(uint8_t *buffer);
 
 #endif
