@@ -16,6 +16,14 @@ func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     )
 }
 
+func requestTarget(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport", "FuzzRequestSupport", .product(name: "OspreyServer", package: osprey)],
+        swiftSettings: [.swiftLanguageMode(.v6)]
+    )
+}
+
 let package = Package(
     name: "OspreyFuzz",
     platforms: [.macOS(.v15)],
@@ -24,6 +32,11 @@ let package = Package(
         .target(
             name: "FuzzSupport",
             dependencies: [.product(name: "OspreyCodec", package: osprey), .product(name: "OspreyDomain", package: osprey)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuzzRequestSupport",
+            dependencies: [.product(name: "Osprey", package: osprey), .product(name: "OspreyServer", package: osprey)],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         fuzzTarget("FuzzFormat", []),
@@ -42,5 +55,9 @@ let package = Package(
         fuzzTarget("FuzzProfile", ["OspreyCodec", "OspreyDomain"]),
         fuzzTarget("FuzzExif", ["OspreyCodec"]),
         fuzzTarget("FuzzHeaders", ["OspreyNetwork", "OspreyDomain"]),
+        // What clients send: the request surface of osprey-server, up to the fetch.
+        requestTarget("FuzzImgproxyPath"),
+        requestTarget("FuzzClientHeaders"),
+        requestTarget("FuzzSourceURL"),
     ]
 )

@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzTIFF FuzzBMP FuzzICO FuzzProfile FuzzExif FuzzHeaders)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzTIFF FuzzBMP FuzzICO FuzzProfile FuzzExif FuzzHeaders FuzzImgproxyPath FuzzClientHeaders FuzzSourceURL)
 work=$here/.build/fuzz-work
 # Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
 export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
@@ -30,6 +30,9 @@ seeds() {
         FuzzProfile) echo "$work/icc-seeds" ;;
         FuzzExif) echo "$work/exif-seeds" ;;
         FuzzHeaders) echo "$here/Seeds/headers" ;;
+        FuzzImgproxyPath) echo "$here/Seeds/urls" ;;
+        FuzzClientHeaders) echo "$here/Seeds/client-headers" ;;
+        FuzzSourceURL) echo "$here/Seeds/sources" ;;
     esac
 }
 

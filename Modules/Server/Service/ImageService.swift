@@ -83,17 +83,8 @@ public final class ImageService: Sendable {
 
     func answer(_ request: Request, path: String) async throws(ServerError) -> Response {
         let start = ContinuousClock.now
-        if let secret = configuration.secret, !Self.authorization(request.headers[.authorization], carries: secret) {
-            throw ServerError(.forbidden, "the request does not carry the server's secret")
-        }
-        let parsed = try authorized(path, hints: request.headers)
+        let (parsed, choice, encoding) = try read(path, headers: request.headers)
         let options = parsed.options
-        // SVG is answered only as an SVG source passed through (`unprocessed`), never encoded.
-        if let named = options.format, named != .svg, !negotiation.written.contains(named) {
-            throw ServerError(.unwritableFormat, "no encoder writes \(named)")
-        }
-        let choice = negotiation.choice(named: options.format, accept: request.headers[.accept])
-        let encoding = options.encoding(choice.format, defaultQuality: configuration.defaultQuality, serverQualities: configuration.formatQualities)
         let resolved: ResolvedSource
         do {
             resolved = try resolve(parsed.source)
@@ -129,6 +120,24 @@ public final class ImageService: Sendable {
         let lastModified = resolved.lastModified ?? encoded.source?.lastModified
         return respond(with: encoded, to: parsed, varies: choice.varies, lastModified: lastModified, sourceFacts: sourceFacts,
                        conditions: Conditions(request.headers), timing: .now - start)
+    }
+
+    /// What a request asks for, read before anything is fetched: the server's secret checked,
+    /// its path verified and parsed over its client hints, the answer's format chosen by the
+    /// URL and `Accept`, and how the answer is encoded.
+    func read(_ path: String, headers: HTTPFields) throws(ServerError) -> (ImgproxyPath, AnswerChoice, OutputEncoding) {
+        if let secret = configuration.secret, !Self.authorization(headers[.authorization], carries: secret) {
+            throw ServerError(.forbidden, "the request does not carry the server's secret")
+        }
+        let parsed = try authorized(path, hints: headers)
+        let options = parsed.options
+        // SVG is answered only as an SVG source passed through (`unprocessed`), never encoded.
+        if let named = options.format, named != .svg, !negotiation.written.contains(named) {
+            throw ServerError(.unwritableFormat, "no encoder writes \(named)")
+        }
+        let choice = negotiation.choice(named: options.format, accept: headers[.accept])
+        let encoding = options.encoding(choice.format, defaultQuality: configuration.defaultQuality, serverQualities: configuration.formatQualities)
+        return (parsed, choice, encoding)
     }
 
     /// `path` with its signature checked (or unsigned URLs allowed) before anything else in

@@ -1,0 +1,26 @@
+// Fuzzes the imgproxy path as a client sends it: unsigned, signed (so that the options are
+// read), behind a wrong signature (nothing may be read: 403), and in presets-only mode.
+import Foundation
+import FuzzRequestSupport
+import FuzzSupport
+@_spi(Fuzzing) import OspreyServer
+
+@_cdecl("FuzzImgproxyPath_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { bytes, count in
+        guard let bytes else { return 0 }
+        // The path after the signature, as the seeds are written: `/rs:fill:300:400/plain/…`.
+        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        let path = text.hasPrefix("/") ? text : "/" + text
+        RequestSurface.read(RequestSurface.unsigned, "/insecure" + path)
+        RequestSurface.read(RequestSurface.presetsOnly, "/_" + path)
+        RequestSurface.read(RequestSurface.signed, RequestSurface.keys.signed(path))
+        // Verified before anything is read: a wrong signature is 403 whatever follows it.
+        if case .failure(let error) = RequestSurface.read(RequestSurface.signed, "/AAAA" + path) {
+            precondition(error.kind == .forbidden, "\(error) behind a wrong signature")
+        } else {
+            preconditionFailure("a wrong signature was accepted")
+        }
+        return 0
+    }
+}
