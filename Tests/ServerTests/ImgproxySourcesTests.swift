@@ -97,6 +97,9 @@ struct ImgproxySourcesTests {
         for file in ["public/ok.png", "private/secret.png", "private/%2e%2e/public/secret.png"] {
             try photo.write(to: root.appendingPathComponent(file))
         }
+        // A link inside the root from the allowed folder to another: the file opened is checked.
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("public/link.png"),
+                                                   withDestinationURL: root.appendingPathComponent("private/secret.png"))
         let harness = try ServerUnderTest { configuration in
             configuration.localRoot = root
             configuration.sources = SourcePolicy(allowedPrefixes: ["local:///public/"])
@@ -104,7 +107,7 @@ struct ImgproxySourcesTests {
         defer { harness.stop() }
         let keys = harness.configuration.service.signingKeys
         let escapes = ["..%252fprivate%252fsecret.png", "..%252Fprivate%252Fsecret.png", "%252e%252e%252fprivate%252fsecret.png",
-                       "..%2fprivate%2fsecret.png", "%2e%2e/private/secret.png"]
+                       "..%2fprivate%2fsecret.png", "%2e%2e/private/secret.png", "link.png"]
         var paths = escapes.map { keys.signed("/plain/local:///public/" + $0) }
         // A folder literally named `%2e%2e` is a name, not a way up: the check must not read it as one.
         paths.append(keys.signed("/plain/local:///private/%252e%252e/public/secret.png"))

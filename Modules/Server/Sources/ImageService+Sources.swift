@@ -18,15 +18,7 @@ extension ImageService {
         switch url.scheme?.lowercased() {
         case "local":
             guard let root = configuration.localRoot else { throw refused(url, .scheme) }
-            // Decoded once: the path the allow-list checks is the path opened, so an encoded
-            // `%2f..` cannot mean one folder to the check and another to the file system.
-            let decoded = url.path(percentEncoded: false)
-            let path = SourceOrigin.removingDotSegments(decoded, decodingDots: false)
-            var checked = URLComponents()
-            (checked.scheme, checked.host, checked.path) = ("local", "", path)
-            guard !Self.climbsAboveItsRoot(decoded), !path.contains("\0"), let checkedURL = checked.url else { throw refused(url, .outsideRoot) }
-            if let refusal = configuration.sources.refusal(forStoreSource: checkedURL) { throw refused(url, refusal) }
-            return try file(path, under: root, source: url)
+            return try localFile(url, under: root)
         case "s3":
             guard configuration.s3Store != nil else { throw refused(url, .scheme) }
             // Checked and fetched as the object it names: the S3 loader builds its request from
@@ -60,14 +52,24 @@ extension ImageService {
         return false
     }
 
-    /// The regular file at `path` under `root`, once every link is followed.
-    private func file(_ path: String, under root: URL, source: URL) throws(ServerError) -> ResolvedSource {
+    /// The regular file a `local:///path` source names under `root`. Its path is decoded once
+    /// and its links followed, and that file — the one opened — is what the allow-list checks,
+    /// before anyone can tell whether it exists: an encoded `%2f..` or a link cannot mean one
+    /// folder to the check and another to the file system.
+    private func localFile(_ url: URL, under root: URL) throws(ServerError) -> ResolvedSource {
+        let decoded = url.path(percentEncoded: false)
+        guard !Self.climbsAboveItsRoot(decoded), !decoded.contains("\0") else { throw refused(url, .outsideRoot) }
         let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
-        let file = root.appendingPathComponent(path).standardizedFileURL.resolvingSymlinksInPath().path
-        guard file.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else { throw refused(source, .outsideRoot) }
+        let file = root.appendingPathComponent(decoded).standardizedFileURL.resolvingSymlinksInPath().path
+        let folder = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+        guard file.hasPrefix(folder) else { throw refused(url, .outsideRoot) }
+        var checked = URLComponents()
+        (checked.scheme, checked.host, checked.path) = ("local", "", "/" + file.dropFirst(folder.count))
+        guard let checkedURL = checked.url else { throw refused(url, .outsideRoot) }
+        if let refusal = configuration.sources.refusal(forStoreSource: checkedURL) { throw refused(url, refusal) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
               attributes[.type] as? FileAttributeType == .typeRegular,
-              let modified = attributes[.modificationDate] as? Date else { throw ServerError(.unreachable, "no file for \(source.absoluteString)") }
+              let modified = attributes[.modificationDate] as? Date else { throw ServerError(.unreachable, "no file for \(url.absoluteString)") }
         return ResolvedSource(source: .file(path: file), lastModified: HTTPDate.string(from: modified))
     }
 }

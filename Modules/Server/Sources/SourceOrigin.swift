@@ -52,13 +52,12 @@ struct SourceOrigin: Sendable, Hashable {
         return (scheme, host, port, removingDotSegments(url.path(percentEncoded: true)))
     }
 
-    /// RFC 3986's dot-segment removal; `%2e` counts as a dot when `decodingDots` (a URL's
-    /// encoded path, since an origin may decode it), not in a path already decoded.
-    static func removingDotSegments(_ path: String, decodingDots: Bool = true) -> String {
+    /// RFC 3986's dot-segment removal; `%2e` counts as a dot, since an origin may decode it.
+    static func removingDotSegments(_ path: String) -> String {
         var output: [Substring] = []
         var endsInFolder = false
         for segment in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            switch decodingDots ? segment.lowercased().replacingOccurrences(of: "%2e", with: ".") : String(segment) {
+            switch segment.lowercased().replacingOccurrences(of: "%2e", with: ".") {
             case ".": endsInFolder = true
             case "..":
                 _ = output.popLast()
