@@ -8,6 +8,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${OSPREY_CORPUS:-$here/../../shared/corpus}
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(FuzzFormat FuzzJPEG FuzzPNG FuzzWebP FuzzGIF FuzzAPNG FuzzAVIF FuzzHEIC FuzzJXL FuzzSVG FuzzTIFF FuzzBMP FuzzICO FuzzProfile FuzzExif FuzzHeaders FuzzImgproxyPath FuzzClientHeaders FuzzSourceURL)
 work=$here/.build/fuzz-work
+# libFuzzer prints its own stack; Swift's backtracer reading a crashed process's memory under
+# AddressSanitizer only adds a report of its own.
+export SWIFT_BACKTRACE=enable=no
 # Leaks inside the system's codec libraries that are not ours to free, as make test-asan has them.
 export LSAN_OPTIONS=suppressions=$here/../Tests/Sanitizers/lsan.supp:print_suppressions=0
 mkdir -p "$work/artifacts"

@@ -44,6 +44,14 @@ struct ImgproxyRequestOptionsTests {
         #expect(try ImgproxyPath("/_/plain/http:/img.example/a b:/c.jpg").signedPart == "/plain/http://img.example/a b:/c.jpg")
     }
 
+    /// A combining mark after a slash does not hide it (FuzzImgproxyPath found the signature
+    /// taken for the whole path, so a wrong signature was 404 instead of 403).
+    @Test func pathsSplitOnTheSlashItselfNotOnGraphemes() throws {
+        let signed = try ImgproxyPath.Signed("/AAAA/\u{0619}w:10/plain/http://a.example/b.jpg")
+        #expect(signed.signature == "AAAA" && signed.signedPart.unicodeScalars.first == "/")
+        #expect(throws: ImgproxyError.unsupported("option \u{0301}h")) { try ImgproxyPath("/_/w:10/\u{0301}h:20/plain/http://a.example/b.jpg") }
+    }
+
     /// The repair's scan against the regex imgproxy uses, on sources made of the characters
     /// that matter to it (Go's `\s` is ASCII: tab, newline, form feed, carriage return, space).
     @Test func theSlashRepairMatchesImgproxysRegex() {

@@ -120,7 +120,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
 
     /// Applies one `name:arg:arg…` segment; `pr` applies the named `presets`.
     mutating func apply(_ segment: Substring, presets: ImgproxyPresets) throws(ImgproxyError) {
-        let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let parts = segment.unicodeScalars.split(separator: ":", omittingEmptySubsequences: false).map { String(Substring($0)) }
         let name = parts[0], args = Array(parts.dropFirst())
         if name == "pr" || name == "preset" { return try presets.apply(args, to: &self) }
         guard let option = Self.optionsByName[name] else { throw .unsupported("option \(name)") }

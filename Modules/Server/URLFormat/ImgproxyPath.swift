@@ -14,8 +14,10 @@ package struct ImgproxyPath: Sendable {
 
         /// `path` as received (percent-encoding kept), repaired as imgproxy repairs it.
         package init(_ path: String) throws(ImgproxyError) {
-            let path = ImgproxyPath.repaired(path)
-            let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
+            // Split on the character `/` itself, not on grapheme clusters: a combining mark after
+            // a slash must not hide it.
+            let path = ImgproxyPath.repaired(path).unicodeScalars
+            let trimmed = path.first == "/" ? path.dropFirst() : path[...]
             guard let slash = trimmed.firstIndex(of: "/") else { throw .malformed("no source") }
             signature = String(trimmed[..<slash])
             signedPart = String(trimmed[slash...])
@@ -47,7 +49,7 @@ package struct ImgproxyPath: Sendable {
                  defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
         signature = signed.signature
         signedPart = signed.signedPart
-        let segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let segments = signedPart.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { Substring($0) }
         var options = defaults
         try presets.applyDefault(to: &options)
         var index = 0
