@@ -207,7 +207,7 @@ struct PrefetchAndBatchTests {
             for await _ in prefetcher.prefetch([]) {}
         }
         // The task removes its entry after finishing the stream: give the last one a moment.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + Sanitizer.scaled(.seconds(10))
         while prefetcher.activePrefetches > 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(prefetcher.activePrefetches == 0)
     }

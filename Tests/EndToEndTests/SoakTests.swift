@@ -5,8 +5,8 @@ import Testing
 /// Thousands of requests through the whole pipeline over loopback: 64 callers at once,
 /// random sizes and modes, one URL in ten failing, caches far smaller than the working set.
 /// It runs in its own process (`Tests/SoakRunner`) so that the memory measured is its own,
-/// and only when `OSPREY_SOAK=1`: `make test` runs it alone after the suite, because its
-/// load on both cores would starve the suite's time-bounded tests.
+/// and only when `OSPREY_SOAK=1`: `make soak` runs it alone, because its load on both cores
+/// would starve the suite's time-bounded tests.
 @Suite("Soak", .enabled(if: ProcessInfo.processInfo.environment["OSPREY_SOAK"] == "1", "make test runs the soak alone (OSPREY_SOAK=1)"))
 struct SoakTests {
     struct Report: Codable {

@@ -302,7 +302,7 @@ struct CurlDataLoaderLimitTests {
     }
 }
 
-@Suite("CurlDataLoader's lifetime", .timeLimit(.minutes(Sanitizer.timeScale)))
+@Suite("CurlDataLoader's lifetime", .timeLimit(.minutes(Sanitizer.scaled(1))))
 struct CurlDataLoaderLifetimeTests {
     @Test func aLoaderLetGoFreesItsLoopAndItsBodyMemory() async throws {
         let server = try TestHTTPServer()

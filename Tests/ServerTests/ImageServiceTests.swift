@@ -9,7 +9,7 @@ import Testing
 /// middleware, answering real HTTP requests from curl.
 // Serialized: curl runs on a thread of its own while the app answers on the shared pool.
 // The bound is a hang guard, widened under the sanitizers as every other one is.
-@Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("ImageService in an app's router", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImageServiceTests {
     @Test func anAppMountsTheRoutesUnderAPrefixBesideItsOwn() async throws {
         let harness = try ServerUnderTest()

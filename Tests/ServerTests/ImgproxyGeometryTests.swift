@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's sizing, cropping, trimming, extending and watermark options, in URLs from
 /// imgproxy's own builder, answered over HTTP and read back by Pillow.
-@Suite("imgproxy's sizes, crops, trim, extend and watermark", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("imgproxy's sizes, crops, trim, extend and watermark", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImgproxyGeometryTests {
     typealias Spec = ServerProcessTests.Spec
 

@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's `rotate`, `padding` and `background`, parsed and answered over HTTP with URLs
 /// from imgproxy's own builder, the answers read back by Pillow.
-@Suite("imgproxy's rotate, padding and background", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("imgproxy's rotate, padding and background", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImgproxyLayoutOptionsTests {
     @Test func argumentsParseAsImgproxyReadsThem() throws {
         func options(_ text: String) throws -> ImgproxyOptions { try ImgproxyPath("/_/\(text)/plain/http://a.example/b.jpg").options }

@@ -6,7 +6,7 @@ import Testing
 
 /// imgproxy's `sh`, `pix`, `fq`, `mb`, `sm`, `kcr` and `scp`, parsed and answered over HTTP
 /// with URLs from imgproxy's own builder.
-@Suite("imgproxy's effects and output options", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("imgproxy's effects and output options", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImgproxyOutputOptionsTests {
     @Test func argumentsParseAsImgproxyReadsThem() throws {
         func options(_ text: String) throws -> ImgproxyOptions { try ImgproxyPath("/_/\(text)/plain/http://a.example/b.jpg").options }

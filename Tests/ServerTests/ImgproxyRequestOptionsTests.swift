@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's request options — presets, `dpr`, `cb`, `exp`, `fn`, `att` — parsed, and
 /// answered over HTTP with URLs from imgproxy's own builder, the images read back by Pillow.
-@Suite("imgproxy's presets and request options", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("imgproxy's presets and request options", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImgproxyRequestOptionsTests {
     static let presets = ["thumb=rs:fill:64:48/q:70", "small=w:32", "default=q:55", "both=pr:thumb/pr:small"]
 

@@ -6,7 +6,7 @@ import Testing
 
 /// imgproxy's server-wide settings (secret, CORS, fallback image, enforced and preferred
 /// formats, Cache-Control passthrough, Last-Modified) and its `raw` and `skp` options.
-@Suite("imgproxy's serving settings", .serialized, .timeLimit(.minutes(2 * Sanitizer.timeScale)))
+@Suite("imgproxy's serving settings", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct ImgproxyServingOptionsTests {
     typealias Spec = ServerProcessTests.Spec
 

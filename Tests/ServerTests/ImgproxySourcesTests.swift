@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's `local://` and `s3://` sources: files under a root folder, and objects in a
 /// real S3 API on loopback (moto) fetched with signed requests.
-@Suite("imgproxy's local and S3 sources", .serialized, .timeLimit(.minutes(3 * Sanitizer.timeScale)))
+@Suite("imgproxy's local and S3 sources", .serialized, .timeLimit(.minutes(Sanitizer.scaled(3))))
 struct ImgproxySourcesTests {
     typealias Spec = ServerProcessTests.Spec
 

@@ -213,8 +213,8 @@ extension ServerProcessTests {
         let answer = try await server.fetch(Abuse.path(work.options, origin.url("/files/\(work.file)").absoluteString))
         let atDeadline = server.cpuSeconds
         #expect(answer.status == 503, "\(work.kind) ran past its deadline: \(String(decoding: answer.body, as: UTF8.self))")
-        try await Task.sleep(for: .seconds(2 * Sanitizer.timeScale))
+        try await Task.sleep(for: Sanitizer.scaled(.seconds(2)))
         let after = server.cpuSeconds - atDeadline
-        #expect(after <= 0.2 * Double(Sanitizer.timeScale), "\(work.kind) used \(after) CPU-seconds after its 503")
+        #expect(after <= Sanitizer.scaled(0.2), "\(work.kind) used \(after) CPU-seconds after its 503")
     }
 }

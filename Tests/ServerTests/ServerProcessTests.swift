@@ -164,7 +164,7 @@ struct ServerProcessTests {
         try Data(urls.map { "url = \"\($0)\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "300", "--max-time", "\(120 * Sanitizer.timeScale)",
+        curl.arguments = ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "300", "--max-time", "\(Sanitizer.scaled(120))",
                           "-w", "%{http_code} %{exitcode}\\n", "--config", config.path]
         let out = Pipe()
         curl.standardOutput = out

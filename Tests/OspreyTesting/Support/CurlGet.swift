@@ -13,7 +13,7 @@ public struct CurlGet: Sendable {
         defer { try? FileManager.default.removeItem(at: bodyFile) }
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-D", "-", "-o", bodyFile.path, "--max-time", "\(60 * Sanitizer.timeScale)"] + headers.flatMap { ["-H", $0] } + [url]
+        curl.arguments = ["-s", "-D", "-", "-o", bodyFile.path, "--max-time", "\(Sanitizer.scaled(60))"] + headers.flatMap { ["-H", $0] } + [url]
         let out = Pipe()
         curl.standardOutput = out
         try curl.run()

@@ -22,11 +22,22 @@ public enum Sanitizer: String, Sendable {
     }()
 
     /// How many times longer a hang guard allows under a sanitizer.
-    public static var timeScale: Int { active == nil ? 1 : 10 }
+    private static var timeScale: Int { active == nil ? 1 : 10 }
 
-    /// A hang guard's bound for this build: `duration` in a plain one.
+    /// A time limit or wait for this build: `duration` in a plain one. Every hang guard, deadline
+    /// and time limit of the suite goes through here, so none is tighter under a sanitizer.
     public static func scaled(_ duration: Duration) -> Duration {
         duration * timeScale
+    }
+
+    /// `scaled(_:)` for a count of seconds or minutes handed to a tool or a trait.
+    public static func scaled(_ units: Int) -> Int {
+        units * timeScale
+    }
+
+    /// `scaled(_:)` for a measure in seconds (CPU time, say).
+    public static func scaled(_ seconds: Double) -> Double {
+        seconds * Double(timeScale)
     }
 
     /// What a sanitizer adds to a process's peak memory: shadow memory, and for ASan the

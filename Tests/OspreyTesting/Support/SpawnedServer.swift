@@ -55,7 +55,7 @@ public final class SpawnedServer: @unchecked Sendable {
         }
         pid = child
         Self.running.withLock { _ = $0.insert(child) }
-        let deadline = Date().addingTimeInterval(TimeInterval(seconds * Sanitizer.timeScale))
+        let deadline = Date().addingTimeInterval(TimeInterval(Sanitizer.scaled(seconds)))
         while Date() < deadline {
             if LoopbackPort.accepts(port) { return }
             var status: Int32 = 0
