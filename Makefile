@@ -4,11 +4,14 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # The C libraries' -dev packages and the tools the build and tests use (Debian names).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev libtiff-dev librsvg2-2 libxml2-dev libavif-dev libheif-dev libjxl-dev
-# Reference decoders for the codec tests (PyPI): pypng is exact for PngSuite; Pillow for JPEG,
-# WebP, GIF, APNG and AVIF; pillow-heif for HEIC; numpy for the HDR reference; imgproxy, a URL
-# builder, for the server tests.
-PIP_PACKAGES := pypng Pillow pillow-heif numpy imgproxy 'moto[server]' boto3
+APT_PACKAGES := pkg-config python3-venv libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev python3 python3-pip time libhiredis-dev redis-server liblcms2-dev libgif-dev libcgif-dev libimagequant-dev libtiff-dev librsvg2-2 libxml2-dev libavif-dev libheif-dev libjxl-dev
+# The Python tools the tests use (Pillow, pillow-heif, pypng and numpy as reference decoders,
+# imgproxy's URL builder, moto's S3 server), pinned in Tests/requirements.txt and installed into
+# a virtual environment of the project's own: whatever Python the machine has, the tests run
+# the same versions. Its bin comes first on PATH for every target.
+VENV := $(CURDIR)/.build/venv
+REQUIREMENTS := Tests/requirements.txt
+export PATH := $(VENV)/bin:$(PATH)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PORT ?= 8080
@@ -17,14 +20,20 @@ CORPUS ?= $(or $(OSPREY_CORPUS),$(CURDIR)/../shared/corpus)
 BENCH_WORK ?= /tmp/osprey-bench
 BENCH_ROUNDS ?= 7
 
-.PHONY: help setup build test soak test-tsan test-asan demo bench docs fuzz clean container
+.PHONY: help setup build test check soak test-tsan test-asan demo bench docs fuzz clean container
 
 # Release executables carry Swift's runtime and Foundation inside them, as Swift servers are
 # deployed: a process starts in two thirds of the time and memory (Docs/BENCHMARKS.md).
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
+# Both programs from one release build folder: the second compiles only its own module.
+RELEASE_PROGRAMS := $(RELEASE_BUILD) --product osprey-server && $(RELEASE_BUILD) --product osprey
 
-# libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS by `make fuzz`.
+# libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS by `make fuzz`. A debug build by default:
+# it compiles in less than half the time of a release one, and the decoders' time is mostly
+# their C libraries'; FUZZ_CONFIGURATION=release for long runs of the Swift parsers (twice
+# the executions per second).
 FUZZ_SECONDS ?= 60
+FUZZ_CONFIGURATION ?= debug
 
 # Every module with a DocC catalog; `make docs` builds each, warnings counted as errors.
 DOC_TARGETS := Osprey OspreyDomain OspreyPixels OspreyCodec OspreyProcessing OspreyMemoryCache OspreyDiskCache OspreyNetwork OspreyRedisCache OspreyServer
@@ -40,46 +49,59 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@python3 -c 'import png, PIL, pillow_heif, numpy, imgproxy, moto.server, boto3' 2>/dev/null || { echo "setup: installing $(PIP_PACKAGES) from PyPI"; \
-		python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
+	@[ -x $(VENV)/bin/python3 ] && $(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS) 2>/dev/null || { \
+		echo "setup: installing $(REQUIREMENTS) into $(VENV)"; \
+		/usr/bin/python3 -m venv --clear $(VENV) && \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(REQUIREMENTS) && \
+		$(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS); }
 
-build: setup ## Build the tools in release mode (Swift's runtime linked in); the CLI lands at .build/release/osprey
-	$(RELEASE_BUILD) --product osprey
-	$(RELEASE_BUILD) --product osprey-server
+build: setup ## Build the tools in release mode (Swift's runtime linked in): .build/release/osprey and osprey-server
+	$(RELEASE_PROGRAMS)
 
+# Two loops. `make test` is what a contributor runs before each commit: one debug build, the
+# whole Swift suite (unit, contract, loopback integration), the demo in Chromium and the
+# public-API checks. `make check` is what CI adds each time (.ci/run calls both): the release
+# programs run as users run them, the container, the fleet, imgproxy's cases and the soaks.
+#
 # The browser test drives headless Chromium (Debian's chromium) over the demo's gallery (its
 # photographs from lomiri-wallpapers-16.04), the colour tests compare with libvips
 # (libvips-tools), the JPEG XL and HDR tests make files with cjxl/djxl (libjxl-tools) and
 # avifenc/avifdec (libavif-bin); only the tests and the demo need them.
-test: APT_PACKAGES += chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools libavif-bin podman runc mmdebstrap
-test: setup ## Smoke-test the release build, then run the whole test suite (with the browser test and the container)
-	$(RELEASE_BUILD) --product osprey
-	Tests/Scripts/release_smoke.sh .build/release/osprey
-	$(SWIFT) test --disable-xctest
+TEST_PACKAGES := chromium libvips-tools lomiri-wallpapers-16.04 libjxl-tools libavif-bin
+test: APT_PACKAGES += $(TEST_PACKAGES)
+test: setup ## Before each commit: the debug build, the whole suite, the demo in Chromium, the public-API checks
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --disable-xctest --skip-build
+	@# The demo in Chromium alone after the suite: the browser's load on both cores is its own.
+	OSPREY_DEMO=1 $(SWIFT) test --disable-xctest --skip-build --filter DemoTests
 	@# No internals in any module's public API (the symbol graphs hold public symbols only).
 	$(SWIFT) package dump-symbol-graph >/dev/null
 	python3 Tests/Scripts/check_public_symbols.py .build/$$(uname -m)-unknown-linux-gnu/symbolgraph
 	@# The apps use the public API only: their modules type-checked again under another package name.
 	python3 Tests/Scripts/check_apps_public_api.py .build/debug.yaml
+
+# Each runs alone: the load of one on both cores would starve the others' time bounds.
+check: APT_PACKAGES += $(TEST_PACKAGES) podman runc mmdebstrap
+check: setup ## What CI adds: release smoke, QuickStart, container, fleet, imgproxy's cases, both soaks
+	$(SWIFT) build --build-tests
+	$(RELEASE_PROGRAMS)
+	Tests/Scripts/release_smoke.sh .build/release/osprey
 	@# A consumer package that uses only the public API and `import Osprey` (Examples/QuickStart).
 	$(SWIFT) build --package-path Examples/QuickStart
 	Examples/QuickStart/.build/debug/QuickStart $(CORPUS)/photos/craft-beer.jpg "$$(mktemp -d)"
-	@# The server fleet (three instances sharing Redis), imgproxy's own cases and the demo in
-	@# Chromium run after the suite and one after another: the load of each on both cores would starve the others' and
-	@# the suite's time bounds. The soak is `make soak` (CI runs it after this).
+	@# The container image, built from that release server and run with an imgproxy env file unchanged.
+	CONTAINERS_CONF=$(CURDIR)/Container/containers.conf Container/build.sh .build/release/osprey-server $(CONTAINER_IMAGE)
+	Tests/Container/run.sh $(CONTAINER_IMAGE) $(CORPUS)
+	@# The server fleet (three instances sharing Redis) and imgproxy's own cases.
 	OSPREY_FLEET=1 $(SWIFT) test --disable-xctest --skip-build --filter Fleet
 	OSPREY_IMGPROXY_CASES=1 $(SWIFT) test --disable-xctest --skip-build --filter ImgproxyCompatibilityTests
-	OSPREY_DEMO=1 $(SWIFT) test --disable-xctest --skip-build --filter DemoTests
-	@# The container image, built and run with an imgproxy env file unchanged.
-	$(MAKE) container
-	Tests/Container/run.sh $(CONTAINER_IMAGE) $(CORPUS)
-	@# Two minutes of mixed traffic against that release server with a 300 MB memory budget: it
+	@# Two minutes of mixed traffic against the release server with a 300 MB memory budget: it
 	@# lives, keeps the budget and answers every request in its classes (make bench: the whole soak).
 	OSPREY_CORPUS=$(CORPUS) python3 Benchmarks/Scripts/soak_mixed.py .build/release/osprey-server "$$(mktemp -d)" \
 		--budgets 300MB --seconds 120 --idle 10 --urls 4000 --check
+	$(MAKE) soak
 
-soak: setup ## 20,000 requests from 64 callers against one pipeline: answers, limits and memory (after make test)
+soak: setup ## 20,000 requests from 64 callers against one pipeline: answers, limits and memory
 	$(SWIFT) build --build-tests
 	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
 
@@ -106,34 +128,53 @@ demo: setup ## Build osprey-server and serve the demo gallery on http://127.0.0.
 	.build/release/osprey-server --host 127.0.0.1 --port $(DEMO_PORT) --key $(DEMO_KEY) --salt $(DEMO_SALT) \
 		--gallery $(DEMO_SAMPLES) --cache-dir .build/demo-cache --auto-format webp
 
-# The suite under the sanitizers, each in its own build folder so the normal build stays.
+# The suites under the sanitizers, each in its own build folder so the normal build stays.
 # Hang guards and child processes' memory bounds widen under them (Tests/OspreyTesting/Support/
 # Sanitizer.swift); LeakSanitizer skips memory that is not ours to free (Tests/Sanitizers/lsan.supp),
 # and child processes inherit those options. Docs/SECURITY.md ("Sanitizers") has the results.
 LSAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0
 
-test-tsan: setup ## The test suite under ThreadSanitizer (build folder .build-tsan)
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --disable-xctest --skip-build --sanitize=thread --scratch-path .build-tsan
+# Each sanitizer builds and runs the test targets it has something to find in (the manifest
+# keeps only OSPREY_TEST_TARGETS), so neither pays for the other's.
+# ThreadSanitizer where there is concurrency: the pipeline, its coalescing and memory budget
+# (Domain), the caches under concurrent callers, the loader's libcurl thread, Redis's
+# connections, the pipeline end to end, and the server (its process tests run the server built
+# with TSan). The codecs, pixels and processing work one image per call on one thread; the
+# CLI's batches run on the batch loader, checked in Domain.
+# Of the server's tests it skips imgproxy's options, sources and settings one by one (a request
+# at a time, through code the other server tests run concurrently) and the two that time
+# CPU-heavy work against limits.
+TSAN_TESTS := DomainTests,MemoryCacheTests,DiskCacheTests,NetworkTests,RedisCacheTests,EndToEndTests,ServerTests
+TSAN_SKIP := ServerTests\.(Imgproxy[A-Za-z]*Tests|ExtremeNumbersTests)|aRequestPastItsDeadlineStopsUsingItsWorker|s3SourcesStayInTheirBucket
+# AddressSanitizer over everything that touches C or unsafe buffers: the codecs and the C
+# libraries under them, the resampler and the effects, SQLite, libcurl, hiredis, the CLI's
+# programs, the pipeline end to end and the soak. The server's own C (HMAC, the SVG sanitiser)
+# is also fuzzed with AddressSanitizer by make fuzz, as are all its parsers.
+ASAN_TESTS := CodecTests,PixelsTests,ProcessingTests,SystemLibraryTests,DiskCacheTests,NetworkTests,RedisCacheTests,EndToEndTests,CLITests
 
-test-asan: setup ## The test suite and the soak under AddressSanitizer and LeakSanitizer (build folder .build-asan)
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(LSAN_ENV) $(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan
-	$(LSAN_ENV) OSPREY_SOAK=1 OSPREY_SOAK_REQUESTS=5000 $(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan \
-		--filter SoakTests
+test-tsan: setup ## The concurrent suites under ThreadSanitizer (build folder .build-tsan)
+	OSPREY_TEST_TARGETS=$(TSAN_TESTS) $(SWIFT) build --product OspreyPackageTests --sanitize=thread --scratch-path .build-tsan
+	OSPREY_TEST_TARGETS=$(TSAN_TESTS) $(SWIFT) test --disable-xctest --skip-build --sanitize=thread --scratch-path .build-tsan \
+		--skip '$(TSAN_SKIP)'
+
+test-asan: setup ## The suites over C code and the soak under AddressSanitizer and LeakSanitizer (build folder .build-asan)
+	OSPREY_TEST_TARGETS=$(ASAN_TESTS) $(SWIFT) build --product OspreyPackageTests --sanitize=address --scratch-path .build-asan
+	OSPREY_TEST_TARGETS=$(ASAN_TESTS) $(LSAN_ENV) $(SWIFT) test --disable-xctest --skip-build --sanitize=address --scratch-path .build-asan
+	OSPREY_TEST_TARGETS=$(ASAN_TESTS) $(LSAN_ENV) OSPREY_SOAK=1 OSPREY_SOAK_REQUESTS=5000 $(SWIFT) test --disable-xctest --skip-build \
+		--sanitize=address --scratch-path .build-asan --filter SoakTests
 
 fuzz: APT_PACKAGES += libjxl-tools libvips-tools
 fuzz: setup ## Build the libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS (default 60)
 	@# A stale build manifest would miss source files added to the root package since, and the
 	@# root package's modules can be kept compiled against older types (see bench).
-	rm -rf Fuzz/.build/release.yaml Fuzz/.build/release/Osprey*.build
-	$(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-	Fuzz/Scripts/run.sh Fuzz/.build/release $(FUZZ_SECONDS)
+	rm -rf Fuzz/.build/$(FUZZ_CONFIGURATION).yaml Fuzz/.build/$(FUZZ_CONFIGURATION)/Osprey*.build
+	$(SWIFT) build -c $(FUZZ_CONFIGURATION) --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	Fuzz/Scripts/run.sh Fuzz/.build/$(FUZZ_CONFIGURATION) $(FUZZ_SECONDS)
 
 docs: setup ## Build the DocC documentation of every module into .build/docs (no warnings allowed)
 	@mkdir -p $(DOCS_OUT); for target in $(DOC_TARGETS); do \
 		echo "docs: $$target"; \
-		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors \
+		OSPREY_DOCS=1 $(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors \
 			--output-path $(DOCS_OUT)/$$target >/dev/null || exit 1; \
 	done
 	@echo "docs: written to $(DOCS_OUT)/<module>"

@@ -3,6 +3,7 @@
 // Osprey — image loading and caching for Swift, Linux first.
 // This manifest reads as a table: shared settings, C system libraries, library modules
 // (one product each), apps, and tests. See Docs/ARCHITECTURE.md for the layer rules.
+import Foundation
 import PackageDescription
 
 // MARK: - Shared settings
@@ -20,6 +21,11 @@ let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hum
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Modules/C/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
+
+/// `make docs` (OSPREY_DOCS=1) adds the DocC plugin; other builds do not resolve or build it.
+let docsDependencies: [Package.Dependency] = ProcessInfo.processInfo.environment["OSPREY_DOCS"] == "1"
+    ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+    : []
 
 // MARK: - Package
 
@@ -44,15 +50,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its swift-configuration trait: the server reads its settings itself, and the
+        // package would be compiled for nothing.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // The server's services (its cache closed after the HTTP server stops).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // osprey-server's /metrics: swift-metrics, exposed in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // `make docs`: DocC catalogs for every module.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    ] + docsDependencies,
     targets: [
         // MARK: C system libraries (module maps only; shims arrive with their modules)
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
@@ -335,3 +341,9 @@ let package = Package(
         ),
     ]
 )
+
+// The sanitizer runs build only the test targets their sanitizer must check
+// (OSPREY_TEST_TARGETS, comma-separated; the Makefile says why each); every other build has all.
+if let kept = ProcessInfo.processInfo.environment["OSPREY_TEST_TARGETS"]?.split(separator: ",").map(String.init) {
+    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+}
