@@ -101,9 +101,11 @@ check: setup ## What CI adds: release smoke, QuickStart, container, fleet, imgpr
 		--budgets 300MB --seconds 120 --idle 10 --urls 4000 --check
 	$(MAKE) soak
 
+# The runner is built in release, as programs ship (test-asan runs it again in its debug build).
 soak: setup ## 20,000 requests from 64 callers against one pipeline: answers, limits and memory
 	$(SWIFT) build --build-tests
-	OSPREY_SOAK=1 $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
+	$(RELEASE_BUILD) --product SoakRunner
+	OSPREY_SOAK=1 OSPREY_SOAK_RUNNER=.build/release/SoakRunner $(SWIFT) test --disable-xctest --skip-build --filter SoakTests
 
 # The image: osprey-server built here with Swift's runtime inside, on Debian's runtime
 # libraries (Dockerfile). podman takes its settings from Container/containers.conf; the base

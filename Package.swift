@@ -243,21 +243,30 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // What tests and the soak share: servers on loopback, the corpus, fakes, reference decoders.
         .target(
             name: "OspreyTesting",
             dependencies: ["OspreyDomain"],
             path: "Tests/OspreyTesting",
             swiftSettings: swiftSettings
         ),
+        // The behaviour every implementation of a port must show, as Swift Testing checks; apart
+        // from OspreyTesting so that the soak's runner builds in release, without Testing.
+        .target(
+            name: "OspreyContracts",
+            dependencies: ["OspreyDomain", "OspreyTesting"],
+            path: "Tests/OspreyContracts",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/DomainTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CodecTests",
-            dependencies: ["OspreyCodec", "OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyCodec", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/CodecTests",
             swiftSettings: swiftSettings
         ),
@@ -269,13 +278,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ProcessingTests",
-            dependencies: ["OspreyProcessing", "OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyProcessing", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/ProcessingTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MemoryCacheTests",
-            dependencies: ["OspreyMemoryCache", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyMemoryCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/MemoryCacheTests",
             swiftSettings: swiftSettings
         ),
@@ -287,19 +296,19 @@ let package = Package(
         ),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "DiskCacheCrashHelper"],
+            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts", "DiskCacheCrashHelper"],
             path: "Tests/DiskCacheTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "NetworkTests",
-            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/NetworkTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RedisCacheTests",
-            dependencies: ["OspreyRedisCache", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyRedisCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/RedisCacheTests",
             swiftSettings: swiftSettings
         ),
@@ -335,7 +344,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
             path: "Tests/CLITests",
             swiftSettings: swiftSettings
         ),

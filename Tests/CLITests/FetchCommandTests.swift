@@ -1,4 +1,5 @@
 import Foundation
+import OspreyContracts
 import OspreyTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import OspreyCodec
 import OspreyDomain
 import OspreyPixels
+import OspreyContracts
 import OspreyTesting
 import Testing
 

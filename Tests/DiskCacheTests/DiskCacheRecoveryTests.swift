@@ -1,6 +1,7 @@
 import Foundation
 import OspreyDiskCache
 import OspreyDomain
+import OspreyContracts
 import OspreyTesting
 import Testing
 

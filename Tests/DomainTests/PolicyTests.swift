@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyContracts
 import OspreyTesting
 import Testing
 

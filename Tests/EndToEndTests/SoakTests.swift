@@ -15,8 +15,10 @@ struct SoakTests {
     }
 
     @Test func twentyThousandRequestsFromSixtyFourCallersStayCorrectAndWithinLimits() throws {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("SoakRunner")
-        let outcome = try ChildProcess.run(runner.path, [])
+        // make soak names the release runner, built as programs ship; else the one beside the tests.
+        let runner = ProcessInfo.processInfo.environment["OSPREY_SOAK_RUNNER"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("SoakRunner").path
+        let outcome = try ChildProcess.run(runner, [])
         #expect(outcome.status == 0, "\(outcome.output.suffix(2000))")
         let line = try #require(outcome.output.split(separator: "\n").last { $0.hasPrefix("{") })
         let report = try JSONDecoder().decode(Report.self, from: Data(line.utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import OspreyDomain
 import OspreyMemoryCache
+import OspreyContracts
 import OspreyTesting
 import Testing
 

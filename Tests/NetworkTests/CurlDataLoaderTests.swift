@@ -1,6 +1,7 @@
 import Foundation
 import OspreyDomain
 @_spi(Parsing) @testable import OspreyNetwork
+import OspreyContracts
 import OspreyTesting
 import Testing
 

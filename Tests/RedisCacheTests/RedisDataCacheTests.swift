@@ -1,6 +1,7 @@
 import Foundation
 import OspreyDomain
 import OspreyRedisCache
+import OspreyContracts
 import OspreyTesting
 import Testing
 

@@ -13,7 +13,7 @@ import glob, json, os, sys
 INTERNAL = ("Locked", "Downsampler", "HTTPHeaderParser", "waitingCallers", "startedLoads")
 folder = sys.argv[1]
 problems = []
-files = [f for f in glob.glob(os.path.join(folder, "Osprey*.symbols.json")) if "Tests" not in f and "Testing" not in f]
+files = [f for f in glob.glob(os.path.join(folder, "Osprey*.symbols.json")) if not any(part in f for part in ("Tests", "Testing", "Contracts"))]
 for path in sorted(files):
     for symbol in json.load(open(path))["symbols"]:
         if symbol["accessLevel"] not in ("public", "open"):

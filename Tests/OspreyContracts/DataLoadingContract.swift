@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyTesting
 import Testing
 
 /// The behaviour every ``DataLoading`` must show, against resources a fixture provides

@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyTesting
 import Testing
 
 /// The behaviour every ``CachePolicy`` must show, checked over a grid of entry ages and

@@ -1,4 +1,5 @@
 import OspreyDomain
+import OspreyTesting
 import Testing
 
 /// The behaviour every ``ImageCaching`` must show. Run it from a parameterised test:

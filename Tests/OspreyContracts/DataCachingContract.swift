@@ -1,5 +1,6 @@
 import Foundation
 import OspreyDomain
+import OspreyTesting
 import Testing
 
 /// The behaviour every ``DataCaching`` must show. Run it from a parameterised test with a

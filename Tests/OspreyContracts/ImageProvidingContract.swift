@@ -1,4 +1,5 @@
 import OspreyDomain
+import OspreyTesting
 import Testing
 
 /// The behaviour every ``ImageProviding`` must show.
