@@ -17,7 +17,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds a connection may wait for a whole request head, idle or trickling bytes, before it is closed (default 10).")
     var idleTimeout: Double?
     @Option(help: "Connections served at once; past it, new ones wait in the listen queue (default 1024).") var maxConnections: Int?
-    @Option(help: "Seconds a request may take in all; past it, its work is cancelled and it is answered 504 (default 10).")
+    @Option(help: "Seconds a request may take in all; past it, its work is cancelled and it is answered 503 (default 10).")
     var timeout: Double?
     @Option(help: "Seconds a source's download may take (default 5).") var downloadTimeout: Double?
     @Option(help: "Threads decoding, processing and encoding images at once, apart from those answering (default: one per core).")
@@ -27,7 +27,7 @@ struct ServerOptions: ParsableArguments {
     var allowPrivateSources = false
     @Flag(help: "Fetch sources whose host resolves to a link-local address (169.254/16, fe80::/10).") var allowLinkLocalSources = false
     @OptionGroup var cache: CacheFlags
-    @Option(help: "Requests served or waiting at once; past it, 503 with Retry-After (default 64).") var maxQueue: Int?
+    @Option(help: "Requests served or waiting at once; past it, 429 with Retry-After (default 64).") var maxQueue: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds (default 31536000).") var maxAge: Int?
     @Option(help: "A format answered to clients that accept it when the URL names none: webp, avif or jxl; repeat for more (default: none).")
     var autoFormat: [String] = []
