@@ -208,10 +208,11 @@ let package = Package(
         // OspreyProcessing's processors; the codec module gives it the formats' names only.
         .target(
             name: "OspreyServer",
-            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "CCrypto", hummingbird, logging,
+            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "OspreyRedisCache", "CCrypto", hummingbird, logging,
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Metrics", package: "swift-metrics")],
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Modules/Server",
             swiftSettings: swiftSettings
         ),
@@ -234,10 +235,7 @@ let package = Package(
 
         .executableTarget(
             name: "osprey-server",
-            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyRedisCache", "OspreyAllocation", hummingbird, argumentParser, logging,
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["OspreyPrograms", "Osprey", "OspreyServer", "OspreyAllocation", hummingbird, argumentParser, logging],
             path: "Apps/osprey-server",
             swiftSettings: swiftSettings
         ),

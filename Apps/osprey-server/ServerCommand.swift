@@ -11,43 +11,59 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "osprey-server",
         abstract: "An image server speaking imgproxy's URL format, with Osprey's caches behind it.",
         discussion: """
-            Every option also reads an environment variable, OSPREY_ and its name in capitals \
-            (OSPREY_KEY, OSPREY_SALT, OSPREY_ALLOWED_SOURCES…); repeatable ones take several values \
-            separated by commas. An imgproxy deployment's IMGPROXY_ variables are read as imgproxy \
-            reads them, beneath the options and OSPREY_ variables (Docs/MIGRATING-FROM-IMGPROXY.md). \
-            SIGINT or SIGTERM stops accepting and finishes what is in flight.
+            Every setting is a flag, an OSPREY_ variable and, where imgproxy has it, its IMGPROXY_ \
+            variables; flags win over OSPREY_ variables, which win over IMGPROXY_ ones (an imgproxy \
+            env file starts the server unchanged). A list takes the flag repeated or a variable's \
+            comma-separated values; a switch is on alone or given true or false. SIGINT or SIGTERM \
+            stops accepting and finishes what is in flight.
 
             Example:
               osprey-server --port 8080 --key 943b421c9eb07c83 --salt 520f986b998545b4 \\
                 --allowed-source https://images.example.com/
+
+            SETTINGS:
+            \(ServerSettings.help())
             """,
-        subcommands: [ServeCommand.self, HealthCommand.self],
+        subcommands: [ServeCommand.self, HealthCommand.self, SettingsTableCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }
 
 /// Serves images: the default subcommand.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve images (the default).")
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve images (the default); osprey-server --help lists the settings.")
 
-    @OptionGroup var options: ServerOptions
+    @Argument(parsing: .allUnrecognized, help: "Settings: --name VALUE, as osprey-server --help lists them.") var settings: [String] = []
 
     func run() async throws {
         MemoryTuning.returnLargeBlocksToTheSystem()
-        let imgproxy = ImgproxyEnvironment()
-        let json = try options.logsJSON(imgproxy)
-        let level = Logger.Level(imgproxyName: imgproxy.logLevel) ?? .info
+        var (configuration, notices) = try Result { () throws(ServerSettingError) in try ServerSettings.read(arguments: settings) }
+            .mapError { ValidationError($0.description) }.get()
+        let (json, level) = (configuration.logsJSON, configuration.logLevel)
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        var (configuration, notices) = try options.configuration(imgproxy)
         configuration.logger = Logger(label: "osprey.server")
         for notice in notices { configuration.logger.warning("\(notice)") }
+        let (host, announced) = (configuration.host, configuration.metrics.map { "osprey-server: metrics on http://\($0.host):\($0.port)/metrics\n" } ?? "")
+        configuration.onServerRunning = { port in
+            // Unbuffered, so whoever reads the log (a supervisor, a test) sees it at once.
+            FileHandle.standardOutput.write(Data("osprey-server: listening on http://\(host):\(port)/\n\(announced)".utf8))
+        }
         let app = try Result { () throws(ServerConfigurationError) in try buildApplication(configuration) }
-            .mapError { ValidationError(ServerOptions.message(for: $0)) }.get()
+            .mapError { ValidationError(Self.message(for: $0)) }.get()
         try await app.runService()
         print("osprey-server: stopped")
+    }
+
+    /// A configuration the service refuses, in the settings' words.
+    static func message(for error: ServerConfigurationError) -> String {
+        switch error {
+        case .unsignedWithKeys: "--allow-unsigned with --key: a configured key means every URL must be signed"
+        case .neitherKeysNorUnsigned: "give --key and --salt (or IMGPROXY_KEY and IMGPROXY_SALT), or --allow-unsigned to serve unsigned URLs"
+        default: error.description
+        }
     }
 }

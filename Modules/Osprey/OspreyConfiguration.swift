@@ -126,11 +126,18 @@ public struct OspreyConfiguration: Sendable {
         return (ImagePipeline(configuration: configuration), configuration.imageCache as? MemoryCache, disk)
     }
 
-    private func configuration(disk: DiskCache?) -> ImagePipeline.Configuration {
-        let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
+    /// The codec the pipeline decodes and encodes with: the standard formats within
+    /// ``decodingLimits``, with ``decoders`` and ``encoders`` registered over them.
+    public var codec: ImageCodec {
         var codec = ImageCodec(limits: decodingLimits)
         for decoder in decoders { codec.register(decoder) }
         for encoder in encoders { codec.register(encoder) }
+        return codec
+    }
+
+    private func configuration(disk: DiskCache?) -> ImagePipeline.Configuration {
+        let memory = memoryLimit > 0 ? MemoryCache(configuration: .init(costLimit: memoryLimit)) : nil
+        let codec = self.codec
         var dataCache: (any DataCaching)? = disk
         if let sharedCache {
             dataCache = disk.map { TieredDataCache(local: $0, shared: sharedCache, logger: logger) } ?? sharedCache

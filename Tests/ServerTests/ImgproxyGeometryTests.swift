@@ -70,7 +70,8 @@ struct ImgproxyGeometryTests {
 
     @Test func theWatermarkGoesWhereItIsAsked() async throws {
         let mark = try Image(width: 10, height: 10, pixelFormat: .rgb8, pixels: Array(repeating: [0, 0, 255], count: 100).flatMap { $0 })
-        let harness = try ServerUnderTest { $0.watermark = mark }
+        let markURL = URL(string: "data:image/png;base64," + (try Self.png(mark)).base64EncodedString())!
+        let harness = try ServerUnderTest { $0.watermark = .url(markURL) }
         defer { harness.stop() }
         let red = try Image(width: 40, height: 40, pixelFormat: .rgb8, pixels: Array(repeating: [255, 0, 0], count: 1600).flatMap { $0 })
         harness.origin.serve("red.png", try Self.png(red), contentType: "image/png")

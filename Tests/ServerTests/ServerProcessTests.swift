@@ -270,10 +270,10 @@ struct ServerProcessTests {
         #expect(plain.options.quality == 70 && plain.options.format == .webp)
         #expect(throws: ImgproxyError.unsupported("option xyz")) { try ImgproxyPath("/_/xyz:1/plain/http://a.example/b.jpg") }
         #expect(throws: ImgproxyError.malformed("no source")) { try ImgproxyPath("/_/w:10") }
-        #expect(FormatNegotiation(auto: [.webp]).format(accept: "image/avif,image/webp", hasAlpha: false, isAnimated: false) == .webp)
-        #expect(FormatNegotiation(auto: [.webp, .avif]).format(accept: "image/webp;q=0, */*", hasAlpha: false, isAnimated: false) == .jpeg)
-        #expect(FormatNegotiation(auto: [.webp, .avif]).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .avif)
-        #expect(FormatNegotiation(auto: [.webp, .avif, .jxl]).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .jxl)
-        #expect(FormatNegotiation(auto: []).format(accept: "image/webp,*/*", hasAlpha: false, isAnimated: false) == .jpeg, "imgproxy: nothing automatic")
+        #expect(FormatNegotiation(auto: [.webp], codec: ImageCodec()).format(accept: "image/avif,image/webp", hasAlpha: false, isAnimated: false) == .webp)
+        #expect(FormatNegotiation(auto: [.webp, .avif], codec: ImageCodec()).format(accept: "image/webp;q=0, */*", hasAlpha: false, isAnimated: false) == .jpeg)
+        #expect(FormatNegotiation(auto: [.webp, .avif], codec: ImageCodec()).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .avif)
+        #expect(FormatNegotiation(auto: [.webp, .avif, .jxl], codec: ImageCodec()).format(accept: "image/jxl,image/avif", hasAlpha: false, isAnimated: false) == .jxl)
+        #expect(FormatNegotiation(auto: [], codec: ImageCodec()).format(accept: "image/webp,*/*", hasAlpha: false, isAnimated: false) == .jpeg, "imgproxy: nothing automatic")
     }
 }

@@ -19,7 +19,7 @@ public struct DataURLLoader: DataLoading {
     }
 
     /// The media type (`text/plain;charset=US-ASCII` when none is given) and the bytes.
-    static func decode(_ text: String) throws(DataLoadingError) -> (type: String, data: Data) {
+    package static func decode(_ text: String) throws(DataLoadingError) -> (type: String, data: Data) {
         guard text.lowercased().hasPrefix("data:"), let comma = text.firstIndex(of: ",") else {
             throw .malformedDataURL(reason: "no comma before the payload")
         }

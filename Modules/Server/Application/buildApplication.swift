@@ -1,12 +1,16 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import Osprey
+import OspreyRedisCache
 import ServiceLifecycle
 
-/// The application `configuration` describes: the image routes of an ``ImageService`` built
-/// from it (with ``ImageMetricsMiddleware`` and ``AdmissionMiddleware``), the health check,
-/// the app's own routes, and metrics on their own address. When it stops, after the last
-/// request, the disk cache is closed.
+/// The application `configuration` describes, checked whole first (``ServerConfiguration/validate()``):
+/// the image routes of an ``ImageService`` built from it (which runs as one of the
+/// application's services: its memory monitor while serving, its caches closed after the last
+/// request), admission and metrics, the health check, the gallery and the app's own routes,
+/// and `/metrics` on their own address. Here, and nowhere before, files are opened, images
+/// decoded and the metrics backend made.
 ///
 /// ```swift
 /// let app = try buildApplication(ServerConfiguration(service: .init(signingKeys: keys, sources: policy)))
@@ -14,22 +18,56 @@ import ServiceLifecycle
 /// ```
 /// - Throws: ``ServerConfigurationError``.
 public func buildApplication(_ configuration: ServerConfiguration) throws(ServerConfigurationError) -> some ApplicationProtocol {
-    let service = try ImageService(configuration: configuration.service, logger: configuration.logger)
-    return try buildApplication(configuration, service: service, closingService: true)
-}
-
-/// The application `configuration` describes, over `service` (built from
-/// `configuration.service` by the caller, who keeps it to read its pipeline or to close it):
-/// the same routes, middleware and metrics as ``buildApplication(_:)``. The service outlives
-/// the application and is not closed with it.
-/// - Throws: ``ServerConfigurationError``.
-public func buildApplication(_ configuration: ServerConfiguration, service: ImageService) throws(ServerConfigurationError) -> some ApplicationProtocol {
-    try buildApplication(configuration, service: service, closingService: false)
-}
-
-private func buildApplication(_ configuration: ServerConfiguration, service: ImageService,
-                              closingService: Bool) throws(ServerConfigurationError) -> Application<RouterResponder<BasicRequestContext>> {
     try configuration.validate()
+    var configuration = configuration
+    var gallery: Gallery?
+    if let folder = configuration.gallery {
+        let made = try Gallery(folder: folder, host: configuration.host, port: configuration.port, keys: configuration.service.signingKeys,
+                               codec: configuration.service.pipelineConfiguration.codec)
+        let sources = configuration.service.sources
+        configuration.service.sources = SourcePolicy(allowedPrefixes: sources.allowedPrefixes + [made.originPrefix],
+                                                     allowing: sources.addressPolicy.allowedCategories)
+        gallery = made
+    }
+    if let url = configuration.sharedCache {
+        do {
+            var redis = try RedisDataCache.Configuration(url: url)
+            redis.certificateAuthorities = configuration.sharedCacheAuthorities
+            configuration.service.osprey.sharedCache = RedisDataCache(configuration: redis, logger: configuration.logger)
+        } catch {
+            throw .unusable("the shared cache: \(error)")
+        }
+    }
+    let service = try ImageService(configuration: configuration.service, logger: configuration.logger)
+    let metrics = configuration.metrics.map { ($0, ServerMetrics.bootstrap(namespace: configuration.metricsNamespace)) }
+    let routes = configuration.routes
+    configuration.routes = { [gallery] router in
+        gallery?.addRoutes(to: router)
+        routes(router)
+    }
+    var services: [any Service] = [service]
+    if let (endpoint, registry) = metrics {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: registry.text())))
+        }
+        services.append(Application(router: router, configuration: .init(address: .hostname(endpoint.host, port: endpoint.port)),
+                                    logger: configuration.logger))
+    }
+    return application(configuration, service: service, services: services)
+}
+
+/// The application over `service`, which the caller built from `configuration.service` and
+/// keeps across applications (as a restarted server would find its caches): the same routes
+/// and middleware, the memory monitor, and the service left open when it stops.
+package func buildApplication(_ configuration: ServerConfiguration, service: ImageService) throws(ServerConfigurationError) -> some ApplicationProtocol {
+    try configuration.validate()
+    return application(configuration, service: service, services: [MemoryMonitor(service: service)])
+}
+
+private func application(_ configuration: ServerConfiguration, service: ImageService,
+                         services: [any Service]) -> Application<RouterResponder<BasicRequestContext>> {
     let router = Router(context: BasicRequestContext.self)
     for path in Set(["/health", configuration.healthPath].compactMap { $0 }) {
         router.get(RouterPath(configuration.pathPrefix + path)) { _, _ in
@@ -41,17 +79,6 @@ private func buildApplication(_ configuration: ServerConfiguration, service: Ima
         .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
         .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: configuration.maxQueue))
         .addImageRoutes(service, at: configuration.pathPrefix)
-    var services: [any Service] = closingService ? [CacheCloser(service: service)] : []
-    services.append(MemoryMonitor(service: service))
-    if let metrics = configuration.metrics {
-        let metricsRouter = Router(context: BasicRequestContext.self)
-        metricsRouter.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
-        }
-        services.append(Application(router: metricsRouter, configuration: .init(address: .hostname(metrics.host, port: metrics.port)),
-                                    logger: configuration.logger))
-    }
     // Hummingbird's idle timer runs from the last whole request part read or the last answer
     // written, so it closes idle keep-alive connections and heads that trickle in alike.
     let onServerRunning = configuration.onServerRunning
@@ -61,15 +88,4 @@ private func buildApplication(_ configuration: ServerConfiguration, service: Ima
                        services: services,
                        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
                        logger: configuration.logger)
-}
-
-/// Closes the service's disk cache once the server has stopped: the application's own
-/// services are shut down after its HTTP server, in reverse order.
-struct CacheCloser: Service {
-    let service: ImageService
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        service.close()
-    }
 }

@@ -16,7 +16,9 @@ package struct FormatNegotiation: Sendable {
     let enforced: [ImageFormat]
     /// The formats answered when none is offered, most preferred first.
     let preferred: [ImageFormat]
-    /// The formats the server's encoder writes.
+    /// The codec answers are encoded with, and what each of its encoders carries.
+    let codec: ImageCodec
+    /// The formats the codec writes.
     let written: Set<ImageFormat>
     /// Formats a URL may name only when they are automatic or enforced.
     let namedOnlyWhenOffered: Set<ImageFormat>
@@ -25,17 +27,17 @@ package struct FormatNegotiation: Sendable {
     static let negotiable: [ImageFormat] = [.jxl, .avif, .webp]
 
     package init(auto: [ImageFormat], enforced: [ImageFormat] = [], preferred: [ImageFormat] = [.jpeg, .png, .gif],
-                 written: Set<ImageFormat> = Set(ImageCodec().encoders.keys), namedOnlyWhenOffered: Set<ImageFormat> = []) {
-        (self.auto, self.enforced, self.preferred, self.written, self.namedOnlyWhenOffered) = (auto, enforced, preferred, written, namedOnlyWhenOffered)
+                 codec: ImageCodec, namedOnlyWhenOffered: Set<ImageFormat> = []) {
+        (self.auto, self.enforced, self.preferred, self.codec, self.namedOnlyWhenOffered) = (auto, enforced, preferred, codec, namedOnlyWhenOffered)
+        written = Set(codec.encoders.keys)
     }
 
     /// The format a client sending `accept` gets for an image with or without alpha and
-    /// frames, written by the built-in codec.
+    /// frames.
     package func format(accept: String?, hasAlpha: Bool, isAnimated: Bool) -> ImageFormat {
         let pixel = try! Image(width: 1, height: 1, pixelFormat: hasAlpha ? .rgba8 : .rgb8, pixels: hasAlpha ? [0, 0, 0, 0] : [0, 0, 0])
         let image = isAnimated ? Image(animation: ImageAnimation(frames: [.init(image: pixel, duration: .milliseconds(100)),
                                                                           .init(image: pixel, duration: .milliseconds(100))], loopCount: 0)) : pixel
-        let codec = ImageCodec()
         return OutputEncoding(format: choice(named: nil, accept: accept).format)
             .format(for: image, source: nil, capabilities: { codec.encoders[$0]?.capabilities(for: $0) })
     }

@@ -21,42 +21,40 @@ extension ImageService {
         public var signingKeys: SigningKeys
         /// Accept `insecure` or `_` in place of a signature (imgproxy's default without keys).
         public var allowsUnsigned: Bool
-        /// Signatures accepted as they are, whatever the path (imgproxy's
-        /// `IMGPROXY_TRUSTED_SIGNATURES`: URLs made before a key was set, say).
+        /// Signatures accepted as they are, whatever the path (URLs made
+        /// before a key was set, say).
         public var trustedSignatures: Set<String>
-        /// Prepended to every source URL that does not start with it (`IMGPROXY_BASE_URL`).
+        /// Prepended to every source URL that does not start with it.
         public var baseURL: String?
-        /// Requests must carry `Authorization: Bearer {secret}` (`IMGPROXY_SECRET`).
+        /// Requests must carry `Authorization: Bearer {secret}`.
         public var secret: String?
         /// Named sets of options URLs apply with `pr:NAME`; `default` applies to every URL.
         public var presets: ImgproxyPresets
-        /// URLs name presets only (`/{signature}/{preset:preset…}/{source}`), as imgproxy's
-        /// `IMGPROXY_ONLY_PRESETS`.
+        /// URLs name presets only (`/{signature}/{preset:preset…}/{source}`), as imgproxy allows.
         public var onlyPresets: Bool
 
         // MARK: Sources
 
         /// Which sources may be fetched; the loader checks connections and redirects by it too.
         public var sources: SourcePolicy
-        /// The folder `local:///path` sources are read from (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`);
+        /// The folder `local:///path` sources are read from;
         /// `nil` refuses them. Paths that lead outside it, symbolic links included, are refused.
         public var localRoot: URL?
         /// The S3-compatible store `s3://bucket/key` sources are fetched from, signed; `nil`
         /// refuses them.
         public var s3Store: S3DataLoader.Store?
-        /// The only buckets `s3://` sources may name; empty: any (imgproxy's
-        /// `IMGPROXY_S3_ALLOWED_BUCKETS`).
+        /// The only buckets `s3://` sources may name; empty: any.
         public var s3AllowedBuckets: Set<String>
-        /// Buckets `s3://` sources may never name (`IMGPROXY_S3_DENIED_BUCKETS`).
+        /// Buckets `s3://` sources may never name.
         public var s3DeniedBuckets: Set<String>
         /// An image answered, processed as the URL asks, when the source fails, with
-        /// `Fallback-Image: 1` (`IMGPROXY_FALLBACK_IMAGE_PATH`, `…_URL`, `…_DATA`): a local file,
+        /// `Fallback-Image: 1`: a local file,
         /// or a URL (a `data:` URL for the data) fetched and kept as sources are.
         public var fallbackImage: ImageSource?
-        /// The fallback's status (`IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`, 200 by default; 0: the
+        /// The fallback's status (200 by default; 0: the
         /// failure's own).
         public var fallbackStatus: Int
-        /// The fallback's `Cache-Control` max-age, in seconds (`IMGPROXY_FALLBACK_IMAGE_TTL`);
+        /// The fallback's `Cache-Control` max-age, in seconds;
         /// `nil`: ``maxAge``.
         public var fallbackMaxAge: Int?
 
@@ -74,7 +72,7 @@ extension ImageService {
         /// Redirects followed when fetching a source (default 3).
         public var maxRedirects: Int
         /// How long a request may take in all; past it, its work is cancelled and it is
-        /// answered `504` (imgproxy's `IMGPROXY_TIMEOUT`, default 10 s). `nil`: no deadline.
+        /// answered `503`, as imgproxy answers (default 10 s). `nil`: no deadline.
         public var timeout: Duration?
         /// How long a source's download may take, retries' waits included (default 5 s).
         public var downloadTimeout: Duration
@@ -82,70 +80,71 @@ extension ImageService {
         // MARK: Answers
 
         /// Formats answered to clients whose `Accept` takes them when the URL names no format
-        /// (imgproxy's `IMGPROXY_AUTO_WEBP`, `…_AVIF`, `…_JXL`; none by default): JPEG XL
+        /// (none by default): JPEG XL
         /// first, then AVIF, then WebP.
         public var autoFormats: [ImageFormat]
         /// Formats a URL may name only where the server offers them (``autoFormats`` or
         /// ``enforcedFormats``); a URL naming one otherwise is answered as if it named none.
         /// None by default, as imgproxy; AVIF and JPEG XL cost far more to encode than the rest.
         public var formatsNamedOnlyWhenOffered: Set<ImageFormat>
-        /// The quality of lossy answers when the URL names none, 1…100 (`IMGPROXY_QUALITY`).
+        /// The quality of lossy answers when the URL names none, 1…100.
         public var defaultQuality: Int
         /// Qualities by format over ``defaultQuality`` when the URL names none
-        /// (`IMGPROXY_FORMAT_QUALITY`): imgproxy's WebP 79, AVIF 63, JPEG XL 77 by default.
+        ///: imgproxy's WebP 79, AVIF 63, JPEG XL 77 by default.
         public var formatQualities: [ImageFormat: Int]
-        /// Source formats answered as they are, unprocessed (`IMGPROXY_SKIP_PROCESSING_FORMATS`).
+        /// Source formats answered as they are, unprocessed.
         public var skipProcessingFormats: Set<ImageFormat>
-        /// `Cache-Control: max-age=` of answers, in seconds (`IMGPROXY_TTL`).
+        /// `Cache-Control: max-age=` of answers, in seconds.
         public var maxAge: Int
-        /// Answers carry an `ETag` and answer `If-None-Match` (`IMGPROXY_USE_ETAG`; on by default
+        /// Answers carry an `ETag` and answer `If-None-Match` (on by default
         /// here, since a tag costs nothing once the answer is kept).
         public var usesETags: Bool
         /// Answers carry the source's `Last-Modified` and answer `If-Modified-Since`
-        /// (`IMGPROXY_USE_LAST_MODIFIED`; on by default here).
+        /// (on by default here).
         public var usesLastModified: Bool
-        /// `Content-Disposition: attachment` unless the URL says otherwise (`IMGPROXY_RETURN_ATTACHMENT`).
+        /// `Content-Disposition: attachment` unless the URL says otherwise.
         public var returnsAttachment: Bool
         /// Answers of http and https sources carry `Link: <source>; rel="canonical"`
-        /// (`IMGPROXY_SET_CANONICAL_HEADER`).
+        ///.
         public var setsCanonicalHeader: Bool
-        /// Answers keep the source's colour profile unless the URL says `scp:1`
-        /// (`IMGPROXY_STRIP_COLOR_PROFILE=false`); by default they are converted to sRGB.
+        /// Answers keep the source's colour profile unless the URL says `scp:1`;
+        /// by default they are converted to sRGB.
         public var keepsColorProfiles: Bool
         /// An EXIF orientation turns sources upright unless the URL says `ar:0`
-        /// (`IMGPROXY_AUTO_ROTATE`; on by default); off, pixels stay as stored unless it says `ar:1`.
+        /// (on by default); off, pixels stay as stored unless it says `ar:1`.
         public var autoRotates: Bool
         /// An SVG source asked in no format is rasterised and answered as any image
-        /// (`IMGPROXY_ALWAYS_RASTERIZE_SVG`); by default it is answered as SVG, sanitised.
+        ///; by default it is answered as SVG, sanitised.
         public var alwaysRasterizesSVG: Bool
         /// The client's `DPR` and `Width` hints (and their `Sec-CH-` forms) set `dpr` and the width
-        /// before the URL's options (`IMGPROXY_ENABLE_CLIENT_HINTS`); answers vary with them.
+        /// before the URL's options; answers vary with them.
         public var usesClientHints: Bool
         /// Answers carry `X-Result-Width` and `X-Result-Height`, and the source's
         /// `X-Origin-Width`, `X-Origin-Height` and `X-Origin-Content-Length`
-        /// (`IMGPROXY_ENABLE_DEBUG_HEADERS`; reading the source's costs a look at its header).
+        /// (reading the source's costs a look at its header).
         public var debugHeaders: Bool
         /// URLs may carry imgproxy's security options (`max_src_resolution`, `max_src_file_size`,
-        /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`):
-        /// `IMGPROXY_ALLOW_SECURITY_OPTIONS`. Off, a URL with one is `403`, as imgproxy answers.
+        /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`).
+        /// Off, a URL with one is `403`, as imgproxy answers.
         public var allowsSecurityOptions: Bool
         /// Answers' `Cache-Control` follows the source's freshness where it gave one
-        /// (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`), instead of ``maxAge``.
+        ///, instead of ``maxAge``.
         public var passesCacheControl: Bool
-        /// `Access-Control-Allow-Origin` of every answer (`IMGPROXY_ALLOW_ORIGIN`).
+        /// `Access-Control-Allow-Origin` of every answer.
         public var corsOrigin: String?
-        /// Formats answered whenever the client accepts them, even over the URL's (`IMGPROXY_ENFORCE_WEBP`, `…_AVIF`).
+        /// Formats answered whenever the client accepts them, even over the URL's.
         public var enforcedFormats: [ImageFormat]
         /// The formats answered, in order of preference, when the URL names none and the
         /// client accepts none of the offered ones: the source's own when it is listed, else the
-        /// first listed that can carry the image (`IMGPROXY_PREFERRED_FORMATS`; imgproxy's JPEG,
+        /// first listed that can carry the image (imgproxy's JPEG,
         /// PNG and GIF by default), else JPEG, or PNG for an image with alpha. A listed format
         /// no encoder writes is passed over.
         public var preferredFormats: [ImageFormat]
-        /// The watermark `wm` lays over answers (`IMGPROXY_WATERMARK_PATH`); `nil` ignores `wm`.
-        public var watermark: Image?
+        /// The watermark `wm` lays over answers, decoded when the service is built; `nil`
+        /// ignores `wm`.
+        public var watermark: ImageSource?
         /// Error answers carry their detail (what was fetched, why it failed) instead of the
-        /// class's fixed text; for development only (imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE`).
+        /// class's fixed text; for development only.
         public var developmentErrors: Bool
         /// The bytes of encoded answers kept in memory, so a repeated URL is sent as it was
         /// (default 16 MB); they are kept in the disk cache too.

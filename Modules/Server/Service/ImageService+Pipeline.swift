@@ -57,6 +57,12 @@ extension ImageService.Configuration {
         if case .file(let path)? = fallbackImage, !FileManager.default.isReadableFile(atPath: path) {
             throw .unusable("the fallback image \(path) is not a readable file")
         }
+        // Sources are read by the service's own loaders, which check addresses as they connect.
+        if let scheme = osprey.loaders.keys.first(where: { ["http", "https", "local", "s3"].contains($0.lowercased()) }) {
+            throw .unusable("a loader of its own for \(scheme) would pass over the source policy's checks")
+        }
+        let written = Set(osprey.codec.encoders.keys)
+        if let missing = answerFormats.subtracting(written).sorted(by: { $0.rawValue < $1.rawValue }).first { throw .missingEncoder(missing) }
     }
 
     /// The formats answers may be in by the server's own choice, each of which needs an

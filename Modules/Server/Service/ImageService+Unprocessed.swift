@@ -75,7 +75,7 @@ extension ImageService {
         let source = try await sourceData(resolved)
         let info: ImageInfo
         do {
-            info = try ImageCodec().info(.data(source.data))
+            info = try codec.info(.data(source.data))
         } catch {
             throw ServerError(ImagePipeline.Error.decodingFailed(error))
         }

@@ -21,6 +21,9 @@ import Osprey
 public final class ImageService: Sendable {
     /// Where images come from, built from the configuration.
     public let pipeline: ImagePipeline
+    /// The pipeline's codec: its decoders, encoders and limits, for what the service reads
+    /// or checks itself.
+    let codec: ImageCodec
     public let configuration: Configuration
     let negotiation: FormatNegotiation
     let logger: Logger
@@ -36,25 +39,39 @@ public final class ImageService: Sendable {
     ///   the disk cache cannot be used, or no encoder writes a format answers may be in.
     public init(configuration: Configuration, logger: Logger = Logger(label: "osprey.server")) throws(ServerConfigurationError) {
         try configuration.validate()
+        let osprey = configuration.pipelineConfiguration
+        codec = osprey.codec
+        let watermark = try configuration.watermark.map { (source) throws(ServerConfigurationError) in try Self.decode(source, with: osprey.codec) }
         let parts: (pipeline: ImagePipeline, memory: MemoryCache?, disk: DiskCache?)
         do {
-            parts = try configuration.pipelineConfiguration.makeParts()
+            parts = try osprey.makeParts()
         } catch {
             throw .unusable("the disk cache: \(error)")
-        }
-        guard let encoder = parts.pipeline.configuration.encoder else { throw .missingEncoder(.jpeg) }
-        let written = Set(encoder.capabilities.map(\.format))
-        if let missing = configuration.answerFormats.subtracting(written).sorted(by: { $0.rawValue < $1.rawValue }).first {
-            throw .missingEncoder(missing)
         }
         pipeline = parts.pipeline
         disk = parts.disk
         self.configuration = configuration
         self.logger = logger
         negotiation = FormatNegotiation(auto: configuration.autoFormats, enforced: configuration.enforcedFormats,
-                                        preferred: configuration.preferredFormats, written: written,
+                                        preferred: configuration.preferredFormats, codec: codec,
                                         namedOnlyWhenOffered: configuration.formatsNamedOnlyWhenOffered)
-        watermark = configuration.watermark.map { ($0, ContentDigest.hex($0.pixels)) }
+        self.watermark = watermark.map { ($0, ContentDigest.hex($0.pixels)) }
+    }
+
+    /// The watermark: a file, or the bytes of a `data:` URL.
+    private static func decode(_ source: ImageSource, with codec: ImageCodec) throws(ServerConfigurationError) -> Image {
+        do {
+            switch source {
+            case .file(let path): return try codec.decode(.file(path: path), options: DecodingOptions())
+            case .url(let url) where url.scheme?.lowercased() == "data":
+                return try codec.decode(.data(try DataURLLoader.decode(url.absoluteString).data), options: DecodingOptions())
+            case .url(let url): throw ServerConfigurationError.unusable("the watermark \(url.absoluteString): give a file or its bytes")
+            }
+        } catch let error as ServerConfigurationError {
+            throw error
+        } catch {
+            throw .unusable("the watermark: \(error)")
+        }
     }
 
     /// Saves the disk cache's index and closes it: the service answers from memory and the
@@ -219,7 +236,7 @@ public final class ImageService: Sendable {
 
     /// The options the server's settings and a client's hints give before the URL's: the
     /// colour profile kept or not, EXIF orientation applied or not, and, where the server takes client hints (imgproxy's
-    /// `IMGPROXY_ENABLE_CLIENT_HINTS`): `Sec-CH-DPR` or `DPR` the ratio, `Sec-CH-Width` or
+    /// client hints): `Sec-CH-DPR` or `DPR` the ratio, `Sec-CH-Width` or
     /// `Width` the width in device pixels.
     func defaultOptions(hints headers: HTTPFields) -> ImgproxyOptions {
         var options = ImgproxyOptions()

@@ -30,7 +30,7 @@ extension ImageService {
                 throw refused(url, error)
             }
             if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw refused(url, refusal) }
-            // imgproxy v4's IMGPROXY_S3_ALLOWED_BUCKETS and IMGPROXY_S3_DENIED_BUCKETS.
+            // imgproxy's bucket lists.
             if !configuration.s3AllowedBuckets.isEmpty && !configuration.s3AllowedBuckets.contains(location.bucket)
                 || configuration.s3DeniedBuckets.contains(location.bucket) {
                 throw refused(url, .notAllowed)

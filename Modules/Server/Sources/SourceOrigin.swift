@@ -7,7 +7,7 @@ import Foundation
 /// entry `https://images.example.com`, and `…/public/../private/x.jpg` pass `…/public/`.
 ///
 /// A `*` in the entry's host or path matches any run of characters but `/`, as in imgproxy's
-/// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`, `https://cdn.example.com/*/public/`):
+/// allowed sources (`https://*.example.com/`, `https://cdn.example.com/*/public/`):
 /// still against the parsed host and the path as it will be sent.
 struct SourceOrigin: Sendable, Hashable {
     let scheme: String

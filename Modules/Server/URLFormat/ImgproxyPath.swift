@@ -44,7 +44,7 @@ package struct ImgproxyPath: Sendable {
     /// say). The `default` preset applies first; with `onlyPresets`, the first segment
     /// names presets (`a:b`) and nothing else may stand before the source, as imgproxy's
     /// presets-only mode reads URLs. A source not starting with `baseURL` is taken as relative
-    /// to it (imgproxy's `IMGPROXY_BASE_URL`).
+    /// to it.
     package init(_ signed: Signed, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
                  defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
         signature = signed.signature

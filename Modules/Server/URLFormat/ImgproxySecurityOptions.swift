@@ -2,7 +2,7 @@ import Foundation
 import OspreyDomain
 
 /// imgproxy's security options: a URL's own, tighter limits on its source and result. A
-/// server allows them only when configured to (`IMGPROXY_ALLOW_SECURITY_OPTIONS`); they never
+/// server allows them only when configured to; they never
 /// loosen the server's limits, which apply first.
 package struct ImgproxySecurityOptions: Hashable, Sendable {
     /// `max_src_resolution`, in pixels (the URL gives megapixels).

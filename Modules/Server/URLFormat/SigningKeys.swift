@@ -12,7 +12,7 @@ public struct SigningKeys: Sendable {
 
     /// Every pair accepted; none means signatures are not checked.
     public let pairs: [Pair]
-    /// The bytes of the HMAC a signature carries, 1…32: imgproxy's `IMGPROXY_SIGNATURE_SIZE`,
+    /// The bytes of the HMAC a signature carries, 1…32: imgproxy's signature size,
     /// which shortens URLs by signing with the digest's first bytes (32, the whole digest, by
     /// default).
     public let signatureSize: Int
@@ -25,8 +25,8 @@ public struct SigningKeys: Sendable {
         self.signatureSize = signatureSize
     }
 
-    /// Pairs from hex keys and salts, given in the same order (imgproxy's `IMGPROXY_KEY`
-    /// and `IMGPROXY_SALT`), with signatures of `signatureSize` bytes.
+    /// Pairs from hex keys and salts, given in the same order (imgproxy's keys
+    /// and salts), with signatures of `signatureSize` bytes.
     /// - Throws: ``ImgproxyError/malformed(_:)`` when the counts differ, a value is not hex, or
     ///   the size is not 1…32.
     public init(hexKeys: [String], hexSalts: [String], signatureSize: Int = 32) throws(ImgproxyError) {

@@ -1,4 +1,5 @@
 import Metrics
+import OspreyDomain
 import Prometheus
 
 /// What swift-metrics records (the service's and its middleware's counters), in Prometheus'
@@ -6,9 +7,22 @@ import Prometheus
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
 
-    /// Makes the registry swift-metrics records into, for the whole process; every name is
-    /// prefixed `{namespace}_` when one is given (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`).
+    /// The process's registry: swift-metrics takes one backend per process, so the first
+    /// server that serves metrics makes it and later ones share it.
+    private static let shared = Locked<ServerMetrics?>(nil)
+
+    /// The process's registry, made on first use; every name is prefixed `{namespace}_` when
+    /// one is given.
     static func bootstrap(namespace: String?) -> ServerMetrics {
+        shared.withLock { metrics in
+            if let metrics { return metrics }
+            let made = make(namespace: namespace)
+            metrics = made
+            return made
+        }
+    }
+
+    private static func make(namespace: String?) -> ServerMetrics {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),

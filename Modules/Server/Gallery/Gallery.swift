@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
 import Osprey
-import OspreyServer
 
-/// `--gallery FOLDER`: the demo. The folder's images are served as a sample origin at
+/// The demo (``ServerConfiguration/gallery``). The folder's images are served as a sample origin at
 /// `/origin/NAME`, and `/` is a page of their thumbnails, each asked for through a signed
 /// imgproxy URL from this server's own image routes.
 struct Gallery: Sendable {
@@ -13,9 +12,13 @@ struct Gallery: Sendable {
     let originPrefix: String
     let keys: SigningKeys
 
-    init(folder: URL, host: String, port: Int, keys: SigningKeys) throws {
+    init(folder: URL, host: String, port: Int, keys: SigningKeys, codec: ImageCodec) throws(ServerConfigurationError) {
         self.folder = folder
-        samples = try GallerySample.all(in: folder)
+        do {
+            samples = try GallerySample.all(in: folder, codec: codec)
+        } catch {
+            throw .unusable("the gallery \(folder.path): \(error)")
+        }
         // A server listening on every address fetches its own origin through loopback.
         originPrefix = "http://\(host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host):\(port)/origin/"
         self.keys = keys

@@ -10,11 +10,11 @@ struct GallerySample: Sendable {
     let note: String
 
     /// The images in `folder` that Osprey can read, sorted by name, with their notes.
-    static func all(in folder: URL) throws -> [GallerySample] {
+    static func all(in folder: URL, codec: ImageCodec) throws -> [GallerySample] {
         let notes = Self.notes(in: folder)
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().compactMap { name in
             guard !name.hasPrefix("."), name != "SOURCES.tsv" else { return nil }
-            guard let info = try? ImageCodec().info(.file(path: folder.appendingPathComponent(name).path)) else { return nil }
+            guard let info = try? codec.info(.file(path: folder.appendingPathComponent(name).path)) else { return nil }
             return GallerySample(name: name, info: info, note: notes[name] ?? "")
         }
     }

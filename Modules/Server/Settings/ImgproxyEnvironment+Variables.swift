@@ -1,22 +1,9 @@
 extension ImgproxyEnvironment {
-    /// imgproxy v3.31's variables (without `IMGPROXY_`) that ``apply(to:)`` honours.
-    package static let known: Set<String> = [
-        "BIND", "TIMEOUT", "WRITE_TIMEOUT", "READ_REQUEST_TIMEOUT", "READ_TIMEOUT", "DOWNLOAD_TIMEOUT", "WORKERS", "CONCURRENCY",
-        "REQUESTS_QUEUE_SIZE", "MAX_CLIENTS", "PATH_PREFIX", "HEALTH_CHECK_PATH", "PROMETHEUS_BIND", "PROMETHEUS_NAMESPACE",
-        "KEY", "SALT", "SIGNATURE_SIZE", "TRUSTED_SIGNATURES", "SECRET",
-        "MAX_SRC_RESOLUTION", "MAX_SRC_FILE_SIZE", "MAX_ANIMATION_FRAMES", "MAX_REDIRECTS", "ALLOW_SECURITY_OPTIONS",
-        "ALLOW_LOOPBACK_SOURCE_ADDRESSES", "ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "ALLOW_PRIVATE_SOURCE_ADDRESSES", "ALLOWED_SOURCES",
-        "LOCAL_FILESYSTEM_ROOT", "USE_S3", "S3_REGION", "S3_ENDPOINT", "S3_ENDPOINT_USE_PATH_STYLE",
-        "FALLBACK_IMAGE_PATH", "FALLBACK_IMAGE_URL", "FALLBACK_IMAGE_DATA", "FALLBACK_IMAGE_HTTP_CODE", "FALLBACK_IMAGE_TTL",
-        "AUTO_WEBP", "ENFORCE_WEBP", "AUTO_AVIF", "ENFORCE_AVIF", "AUTO_JXL", "ENFORCE_JXL", "ENABLE_WEBP_DETECTION",
-        "ENABLE_AVIF_DETECTION", "PREFERRED_FORMATS", "SKIP_PROCESSING_FORMATS", "QUALITY", "FORMAT_QUALITY", "TTL",
-        "CACHE_CONTROL_PASSTHROUGH", "USE_ETAG", "USE_LAST_MODIFIED", "RETURN_ATTACHMENT", "ENABLE_DEBUG_HEADERS",
-        "ENABLE_CLIENT_HINTS", "DEVELOPMENT_ERRORS_MODE", "SET_CANONICAL_HEADER", "STRIP_COLOR_PROFILE", "JPEG_PROGRESSIVE",
-        "AVIF_SPEED", "JXL_EFFORT", "ALLOW_ORIGIN", "BASE_URL", "PRESETS", "PRESETS_SEPARATOR", "PRESETS_PATH", "ONLY_PRESETS",
-        "WATERMARK_PATH", "WATERMARK_DATA", "WATERMARK_OPACITY", "LOG_FORMAT", "LOG_LEVEL", "NETWORK", "ARGUMENTS_SEPARATOR",
-        "AUTO_ROTATE", "ALWAYS_RASTERIZE_SVG", "S3_ALLOWED_BUCKETS", "S3_DENIED_BUCKETS",
-        // Osprey's own, in imgproxy's style (bytes): the memory budget.
-        "MAX_MEMORY",
+    /// Variables refused below unless set to what Osprey does anyway, with that test.
+    package static let acceptedAsOspreyDoes: [String: @Sendable (String) -> Bool] = [
+        "NETWORK": { ["tcp", "tcp4", "tcp6"].contains($0) },
+        "ARGUMENTS_SEPARATOR": { $0 == ":" },
+        "WATERMARK_OPACITY": { Double($0) == 1 },
     ]
 
     /// Variables that stop the start when set to what Osprey cannot do, and why: each would

@@ -1,0 +1,95 @@
+import Foundation
+import Osprey
+
+extension ServerSettings {
+    /// Which sources may be read, from where, and what answers when one fails.
+    static let sources: [ServerSetting] = [
+        ServerSetting("allowed-source", osprey: "ALLOWED_SOURCES", imgproxy: ["IMGPROXY_ALLOWED_SOURCES"], .list("PREFIX"),
+                      "A URL prefix sources may start with, * matching any run of characters but /; repeat for more.",
+                      default: { $0.service.sources.allowedPrefixes.isEmpty ? "any public URL" : nil }) {
+            (input) throws(ServerSettingError) in
+            input.service.sources = SourcePolicy(allowedPrefixes: input.list(), allowing: input.service.sources.addressPolicy.allowedCategories)
+        },
+        addresses("allow-loopback-sources", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", .loopback, "a loopback address (this machine)"),
+        addresses("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES", .private,
+                  "a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)") { input in
+            input.notices.append("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES is not set: Osprey refuses sources on private addresses, "
+                                 + "where imgproxy allows them by default; set it to true to allow them")
+        },
+        addresses("allow-link-local-sources", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", .linkLocal, "a link-local address (169.254/16, fe80::/10)"),
+        ServerSetting("local-root", imgproxy: ["IMGPROXY_LOCAL_FILESYSTEM_ROOT"], .value("FOLDER"),
+                      "The folder local:///path sources are read from; none: local sources are refused.") {
+            (input) throws(ServerSettingError) in input.service.localRoot = URL(fileURLWithPath: input.text, isDirectory: true)
+        },
+        ServerSetting("s3-region", imgproxy: ["IMGPROXY_S3_REGION"], .value("REGION"), "The S3 store's region (else AWS_REGION, else us-east-1).") { _ in },
+        ServerSetting("s3-endpoint-use-path-style", imgproxy: ["IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE"], .toggle,
+                      "S3 requests name the bucket in the path, as Osprey's always do.") { _ in },
+        ServerSetting("s3-endpoint", imgproxy: ["IMGPROXY_S3_ENDPOINT"], .value("URL"),
+                      "An S3-compatible endpoint for s3://bucket/key sources, signed with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; it may be on a loopback or private address.") {
+            (input) throws(ServerSettingError) in if input.source != .imgproxy { try readS3(&input) }
+        },
+        ServerSetting("use-s3", imgproxy: ["IMGPROXY_USE_S3"], .toggle, "Read s3://bucket/key sources from AWS S3 (or --s3-endpoint).") {
+            (input) throws(ServerSettingError) in if try input.bool() { try readS3(&input) }
+        },
+        ServerSetting("s3-allowed-bucket", osprey: "S3_ALLOWED_BUCKETS", imgproxy: ["IMGPROXY_S3_ALLOWED_BUCKETS"], .list("BUCKET"),
+                      "A bucket s3:// sources may name; repeat for more.", default: { $0.service.s3AllowedBuckets.isEmpty ? "any" : nil }) {
+            (input) throws(ServerSettingError) in input.service.s3AllowedBuckets = Set(input.list())
+        },
+        ServerSetting("s3-denied-bucket", osprey: "S3_DENIED_BUCKETS", imgproxy: ["IMGPROXY_S3_DENIED_BUCKETS"], .list("BUCKET"),
+                      "A bucket s3:// sources may never name; repeat for more.") {
+            (input) throws(ServerSettingError) in input.service.s3DeniedBuckets = Set(input.list())
+        },
+        ServerSetting("fallback-image-data", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_DATA"], .value("BASE64"), "The fallback image's bytes, in base64.") {
+            (input) throws(ServerSettingError) in input.service.fallbackImage = .url(try input.dataURL())
+        },
+        ServerSetting("fallback-image-url", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_URL"], .value("URL"), "The fallback image, fetched as sources are.") {
+            (input) throws(ServerSettingError) in
+            guard let url = URL(string: input.text) else { throw input.failure("not a URL") }
+            input.service.fallbackImage = .url(url)
+        },
+        ServerSetting("fallback-image", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_PATH"], .value("FILE"),
+                      "A local image answered, processed as asked, when a source fails.") {
+            (input) throws(ServerSettingError) in input.service.fallbackImage = .file(path: input.filePath())
+        },
+        ServerSetting("fallback-image-http-code", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE"], .value("STATUS"),
+                      "The fallback's status, 100…599; 0: the failure's own.", default: { "\($0.service.fallbackStatus)" }) {
+            (input) throws(ServerSettingError) in
+            let status = try input.int(0...599)
+            guard status == 0 || status >= 100 else { throw input.failure("0, or 100…599") }
+            input.service.fallbackStatus = status
+        },
+        ServerSetting("fallback-image-ttl", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_TTL"], .value("SECONDS"),
+                      "The fallback's Cache-Control max-age; none: --max-age.") {
+            (input) throws(ServerSettingError) in input.service.fallbackMaxAge = try input.int(0...Int(Int32.max))
+        },
+    ]
+
+    /// A switch letting sources on one category of address be read.
+    static func addresses(_ flag: String, _ imgproxy: String, _ category: IPAddress.Category, _ what: String,
+                          imgproxyDefault: (@Sendable (inout SettingInput) throws(ServerSettingError) -> Void)? = nil) -> ServerSetting {
+        ServerSetting(flag, imgproxy: [imgproxy], .toggle, "Fetch sources whose host resolves to \(what).", imgproxyDefault: imgproxyDefault) {
+            (input) throws(ServerSettingError) in
+            var categories = input.service.sources.addressPolicy.allowedCategories
+            if try input.bool() { categories.insert(category) } else { categories.remove(category) }
+            input.service.sources = SourcePolicy(allowedPrefixes: input.service.sources.allowedPrefixes, allowing: categories)
+        }
+    }
+
+    /// The S3 store: the endpoint given (path-style), else AWS's of the region; signed with
+    /// the AWS keys of the environment.
+    @Sendable static func readS3(_ input: inout SettingInput) throws(ServerSettingError) {
+        let environment = input.environment
+        let region = input.other("s3-region")?.last ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
+        guard let key = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"] else {
+            throw input.failure("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        let signing = AWSSigning(region: region, accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
+        let endpoint = input.other("s3-endpoint")?.last.map { $0.contains("://") ? $0 : "https://" + $0 } ?? "https://s3.\(region).amazonaws.com"
+        guard let url = URL(string: endpoint) else { throw input.failure("\(endpoint) is not a URL") }
+        do {
+            input.service.s3Store = try S3DataLoader.Store(endpoint: url, signing: signing)
+        } catch {
+            throw input.failure(error.description)
+        }
+    }
+}
