@@ -38,7 +38,7 @@ public func buildApplication(_ configuration: ServerConfiguration) throws(Server
             throw .unusable("the shared cache: \(error)")
         }
     }
-    let service = try ImageService(configuration: configuration.service, logger: configuration.logger)
+    let service = try ImageService(configuration: configuration.service)
     let metrics = configuration.metrics.map { ($0, ServerMetrics.bootstrap(namespace: configuration.metricsNamespace)) }
     let routes = configuration.routes
     configuration.routes = { [gallery] router in
@@ -75,10 +75,7 @@ private func application(_ configuration: ServerConfiguration, service: ImageSer
         }
     }
     configuration.routes(router)
-    router.group()
-        .add(middleware: ImageMetricsMiddleware<BasicRequestContext>())
-        .add(middleware: AdmissionMiddleware<BasicRequestContext>(limit: configuration.maxQueue))
-        .addImageRoutes(service, at: configuration.pathPrefix)
+    router.addImageRoutes(service, at: configuration.pathPrefix, maxQueue: configuration.maxQueue)
     // Hummingbird's idle timer runs from the last whole request part read or the last answer
     // written, so it closes idle keep-alive connections and heads that trickle in alike.
     let onServerRunning = configuration.onServerRunning

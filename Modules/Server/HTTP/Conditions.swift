@@ -4,11 +4,11 @@ import OspreyDomain
 
 /// A request's conditions on what it holds: `If-None-Match`, else `If-Modified-Since`
 /// (RFC 9110, 13.2.2: the date is not looked at when a tag is given).
-struct Conditions {
+package struct Conditions: Sendable {
     let ifNoneMatch: String?
     let ifModifiedSince: Date?
 
-    init(_ headers: HTTPFields) {
+    package init(_ headers: HTTPFields) {
         ifNoneMatch = headers[.ifNoneMatch]
         ifModifiedSince = headers[.ifModifiedSince].flatMap(HTTPDate.date(from:))
     }

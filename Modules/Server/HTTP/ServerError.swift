@@ -101,7 +101,7 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
 
     /// The text's type; `Retry-After` when the request may be tried again soon.
     public var headers: HTTPFields {
-        kind == .busy ? [.contentType: "text/plain; charset=utf-8", .retryAfter: "1"] : [.contentType: "text/plain; charset=utf-8"]
+        [.busy, .tooManyRequests].contains(kind) ? [.contentType: "text/plain; charset=utf-8", .retryAfter: "1"] : [.contentType: "text/plain; charset=utf-8"]
     }
     public var description: String { "\(kind.text): \(detail)" }
 
@@ -110,11 +110,9 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
         response(showingDetail: false)
     }
 
-    /// The answer: the class's text, with the detail when `showingDetail`; counted in
-    /// `errors_total{type}`.
+    /// The answer: the class's text, with the detail when `showingDetail`.
     func response(showingDetail: Bool) -> Response {
-        Counter(label: "errors_total", dimensions: [("type", kind.metricType)]).increment()
-        return Response(status: status, headers: headers,
+        Response(status: status, headers: headers,
                         body: .init(byteBuffer: ByteBuffer(string: (showingDetail ? "\(kind.text): \(detail)" : kind.text) + "\n")))
     }
 }

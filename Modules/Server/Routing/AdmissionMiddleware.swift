@@ -1,9 +1,9 @@
 import Hummingbird
 import OspreyDomain
 
-/// Bounds the requests served or waiting at once: past the limit a request is answered
-/// `429` (imgproxy's "Too many requests") with `Retry-After: 1` at once, rather than left to
-/// pile up in memory.
+/// Bounds the requests served or waiting at once: past the limit a request is refused with a
+/// ``ServerError`` the answer middleware renders as every other (`429`, imgproxy's "Too many
+/// requests", with `Retry-After: 1`) at once, rather than left to pile up in memory.
 public struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The most requests inside at once.
     public let limit: Int
@@ -20,11 +20,7 @@ public struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
             count += 1
             return true
         }
-        guard admitted else {
-            var response = ServerError(.tooManyRequests, "\(limit) requests inside").response(showingDetail: false)
-            response.headers[.retryAfter] = "1"
-            return response
-        }
+        guard admitted else { throw ServerError(.tooManyRequests, "\(limit) requests inside") }
         defer { inside.withLock { $0 -= 1 } }
         return try await next(request, context)
     }

@@ -4,7 +4,8 @@ import OspreyDomain
 
 /// Records every request through swift-metrics under imgproxy's names, so that its dashboards
 /// read them: `requests_total`, `status_codes_total{status}`, `request_duration_seconds` and
-/// `requests_in_progress`, and Osprey's `bytes_out_total`. The app chooses the backend
+/// `requests_in_progress`, and Osprey's `bytes_out_total`; a ``ServerError`` thrown through
+/// it is counted in `errors_total{type}`. The app chooses the backend
 /// (`MetricsSystem.bootstrap`) and any namespace the names are given.
 public struct ImageMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private let inFlight = Locked(0)
@@ -25,6 +26,7 @@ public struct ImageMetricsMiddleware<Context: RequestContext>: RouterMiddleware 
         do {
             response = try await next(request, context)
         } catch {
+            if let error = error as? ServerError { Counter(label: "errors_total", dimensions: [("type", error.kind.metricType)]).increment() }
             finish(status: (error as? any HTTPResponseError)?.status.code ?? 500, bytes: 0, since: started)
             throw error
         }

@@ -26,7 +26,8 @@ extension ImageService {
             guard let field = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: field, value: value))
         }
-        let (parsed, _, encoding) = try read(path, headers: fields)
+        let asked = try ImgproxyRequest(path: path, headers: fields, service: self)
+        let (parsed, encoding) = (asked.path, asked.encoding)
         let resolved = try resolve(parsed.source)
         let request = parsed.options.imageRequest(source: resolved.source, watermark: watermark, animates: true)
         let notModified = Conditions(fields).areMet(tag: EntityTag(header: "\"x\""), lastModified: HTTPDate.string(from: Date(timeIntervalSince1970: 0)))

@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+import HTTPTypes
 import Metrics
 import OspreyCodec
 import OspreyDomain
@@ -21,7 +21,7 @@ extension ImageService {
     /// it does not skip is not fetched again, and only bytes of an image format the server
     /// decodes are answered. An SVG is looked for where the URL names SVG or the source's path
     /// ends in `.svg`: other requests are not held up by a look at their source first.
-    func unprocessed(_ resolved: ResolvedSource, request: ImgproxyPath) async throws(ServerError) -> Response? {
+    func unprocessed(_ resolved: ResolvedSource, request: ImgproxyPath) async throws(ServerError) -> ImageAnswer? {
         let options = request.options
         var skipped = options.skipProcessing.union(configuration.skipProcessingFormats)
         let namesSVG = options.format == .svg
@@ -45,7 +45,7 @@ extension ImageService {
         if configuration.usesLastModified, let lastModified = resolved.lastModified ?? source.metadata.lastModified {
             headers[.lastModified] = lastModified
         }
-        return Response(status: .ok, headers: headers, body: .answer(body, countedBy: pipeline.configuration.memoryBudget))
+        return ImageAnswer(status: .ok, headers: headers, body: body, validators: nil, budget: pipeline.configuration.memoryBudget)
     }
 
     /// An SVG source as answered: sanitised on the pipeline's workers, once the memory budget
@@ -58,7 +58,6 @@ extension ImageService {
                 try SVGSanitizer.sanitized(data, limits: limits).data
             }
         } catch let error as ImageDecodingError {
-            if error == .cancelled { throw ServerError(.timedOut, "the deadline passed while sanitising the SVG") }
             throw ServerError(ImagePipeline.Error.decodingFailed(error))
         } catch {
             throw ServerError(error)
@@ -90,25 +89,7 @@ extension ImageService {
         do {
             return try await pipeline.data(for: ImageRequest(source: resolved.source))
         } catch {
-            if Task.isCancelled { throw ServerError(.timedOut, "the deadline passed while loading: \(error)") }
             throw ServerError(error)
         }
-    }
-
-    /// The server's fallback image, processed as `request` asks, when its source failed with
-    /// `failure`: with `Fallback-Image: 1`, the configured status (or the failure's own) and
-    /// max-age; `nil` without a fallback image or when it fails too.
-    func fallback(for request: ImgproxyPath, encoding: OutputEncoding, varies: Bool, failure: ServerError,
-                  start: ContinuousClock.Instant) async -> Response? {
-        guard let source = configuration.fallbackImage else { return nil }
-        let imageRequest = request.options.imageRequest(source: source, watermark: watermark)
-        guard let encoded = try? await pipeline.encodedImage(for: imageRequest, as: encoding) else { return nil }
-        Counter(label: "fallback_answers_total").increment()
-        let status = configuration.fallbackStatus == 0 ? failure.status : HTTPResponse.Status(code: configuration.fallbackStatus)
-        var answered = respond(with: encoded, to: request, varies: varies, lastModified: nil, sourceFacts: nil, conditions: Conditions([:]),
-                               timing: .now - start, status: status, fallback: true)
-        answered.headers[.init("Server-Timing")!] = "fallback;dur=\(String(format: "%.1f", (ContinuousClock.now - start) / .milliseconds(1)))"
-        answered.headers[.init("Fallback-Image")!] = "1"
-        return answered
     }
 }

@@ -70,11 +70,7 @@ public struct SigningKeys: Sendable {
 
     /// Whether `signature` matches `path` under any pair, compared in constant time.
     func verify(_ signature: String, path: String) -> Bool {
-        pairs.contains { pair in
-            let expected = Array(self.signature(of: path, with: pair).utf8), given = Array(signature.utf8)
-            guard expected.count == given.count else { return false }
-            return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-        }
+        pairs.contains { ConstantTime.equal(signature, self.signature(of: path, with: $0)) }
     }
 
     private static func bytes(hex: String) -> [UInt8]? {
