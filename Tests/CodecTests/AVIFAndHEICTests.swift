@@ -116,7 +116,7 @@ extension CPUBoundCodecTests {
             #expect(back.width == photo.width && back.height == photo.height)
             let psnr = ReferenceDecoder.psnr(CodecTestSupport.bytes(of: photo, channels: 3), back.bytes)
             #expect(psnr >= 35, "\(psnr) dB at quality 0.8")
-            #expect(try CodecTestSupport.codec.info(.data(avif)).format == "avif")
+            #expect(try CodecTestSupport.codec.info(.data(avif)).format == .avif)
         }
 
         static func expectMatch(_ names: [String], mode: ReferenceDecoder.Mode) throws {

@@ -74,7 +74,7 @@ extension CPUBoundCodecTests {
                     #expect(psnr >= 40, "\(name) frame \(index): \(psnr) dB against djxl")
                 }
                 let info = try CodecTestSupport.codec.info(.file(path: file.path))
-                #expect(info.format == "jxl" && info.frameCount == reference.frameCount && info.width == reference.width, "\(name): \(info)")
+                #expect(info.format == .jxl && info.frameCount == reference.frameCount && info.width == reference.width, "\(name): \(info)")
                 #expect(info.hasAlpha == (name == "alpha" || name == "animated"), "\(name): \(info)")
                 #expect(info.bitDepth == (name == "deep" ? 16 : 8), "\(name): \(info)")
             }

@@ -11,8 +11,8 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert images, optionally to target sizes, into another format.",
         discussion: """
-            One image: -o names the output file, whose extension gives the format (.jpg/.jpeg, \
-            .png, .webp, .avif or .jxl).
+            One image: -o names the output file, whose extension gives the format \
+            (\(writableExtensions(dotted: true))).
 
             Many images: give several files, folders (their images; with --recursive, their \
             subfolders' too, kept as subfolders of the output), or --from a list of paths (- for \
@@ -28,8 +28,8 @@ struct ConvertCommand: ParsableCommand {
 
             --mode fit keeps the aspect ratio inside WxH; --mode fill covers WxH and crops \
             the centre. Images are never enlarged. An animated input (GIF, APNG, WebP, JPEG XL) stays \
-            animated when the output is WebP or JPEG XL, unless --first-frame; other outputs take the \
-            first frame. Colours are converted to sRGB through the input's ICC profile unless \
+            animated when the output is \(writtenFormats(or: true) { $0.animation }), unless --first-frame; other \
+            outputs take the first frame. Colours are converted to sRGB through the input's ICC profile unless \
             --keep-profile, which leaves them as stored and embeds the profile in the output.
 
             Example:
@@ -41,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Input image files or folders.")
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output file (.jpg, .jpeg, .png, .webp, .avif or .jxl), or folder for many images.")
+    @Option(name: .shortAndLong, help: "The output file (\(Self.writableExtensions(dotted: true))), or folder for many images.")
     var output: String
 
     @Option(help: "Target size WxH in pixels; repeat for several outputs per image.")
@@ -50,10 +50,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "fit or fill.")
     var mode: ContentMode = .fit
 
-    @Option(help: "Quality 0...1 for JPEG, WebP, AVIF and JPEG XL.")
+    @Option(help: "Quality 0...1 for \(Self.writtenFormats { $0.quality }).")
     var quality: Double = 0.8
 
-    @Option(help: "Many images: the output format (jpg, png, webp, avif or jxl).")
+    @Option(help: "Many images: the output format (\(Self.writableExtensions(dotted: false))).")
     var format: String?
 
     @Option(help: "Many images: the output file name pattern.")
@@ -74,13 +74,13 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "One JSON object: output, format, width, height, bytes, frames. Many images: one line per failure, then a summary.")
     var json = false
 
-    @Flag(help: "Write only the first frame of an animated input, even as .webp.")
+    @Flag(help: "Write only the first frame of an animated input, even as \(Self.writtenFormats(or: true) { $0.animation }).")
     var firstFrame = false
 
     @Flag(help: "Keep the input's colours and ICC profile instead of converting to sRGB.")
     var keepProfile = false
 
-    @Flag(help: "Lossless WebP, AVIF or JPEG XL; a JPEG written as .jxl at its own size keeps its DCT coefficients.")
+    @Flag(help: "Lossless \(Self.writtenFormats(or: true) { $0.lossless && $0.quality }); a JPEG written as .jxl at its own size keeps its DCT coefficients.")
     var lossless = false
 
     /// One input file to one output file, as `osprey convert in.jpg -o out.webp` always did.
@@ -193,6 +193,14 @@ struct ConvertCommand: ParsableCommand {
     static func writableExtensions(dotted: Bool) -> String {
         let names = ImageCodec().encoders.keys.sorted { $0.rawValue < $1.rawValue }.flatMap(\.fileExtensions).map { (dotted ? "." : "") + $0 }
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// The formats the codec writes whose capabilities pass `test`, for help: `GIF, JXL and WEBP`.
+    static func writtenFormats(or: Bool = false, _ test: (EncoderCapabilities) -> Bool) -> String {
+        let codec = ImageCodec()
+        let names = codec.encoders.keys.sorted { $0.rawValue < $1.rawValue }
+            .filter { format in codec.encoders[format]?.capabilities(for: format).map(test) ?? false }.map { $0.rawValue.uppercased() }
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + (names.last ?? "")
     }
 
     /// The format a path's extension names, when the codec writes it.

@@ -97,7 +97,7 @@ struct ConvertJob {
                 image.colorProfile = decoded.colorProfile
                 return (image, output.path)
             } catch {
-                throw .corrupt(ImageFormat(rawValue: info.format), detail: error.description)
+                throw .corrupt(info.format, detail: error.description)
             }
         }
     }

@@ -65,7 +65,7 @@ public struct AVIFDecoder: ImageDecoding {
             return try info(data)
         } catch {
             guard Self.libavifCannotParse(error), var info = try? HEICDecoder(limits: limits).info(.data(data)) else { throw error }
-            info.format = ImageFormat.avif.rawValue
+            info.format = .avif
             return info
         }
     }

@@ -2,8 +2,8 @@ import OspreyDomain
 
 /// What an image's header says about it, read without decoding its pixels.
 public struct ImageInfo: Hashable, Sendable, Codable {
-    /// The format, such as `jpeg`.
-    public var format: String
+    /// The format (encoded as its name, such as `jpeg`).
+    public var format: ImageFormat
     /// Width as displayed, after EXIF orientation.
     public var width: Int
     /// Height as displayed, after EXIF orientation.
@@ -27,7 +27,7 @@ public struct ImageInfo: Hashable, Sendable, Codable {
 
     /// Creates image information.
     public init(format: ImageFormat, width: Int, height: Int, orientation: Int, hasAlpha: Bool, frameCount: Int) {
-        self.format = format.rawValue
+        self.format = format
         self.width = width
         self.height = height
         self.orientation = orientation

@@ -1,7 +1,7 @@
 /// An encoded image format, identified by name.
 ///
 /// A struct rather than an enum so codecs can name formats Osprey does not know yet.
-public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The format's short lowercase name, such as `jpeg`.
     public var rawValue: String
 

@@ -48,7 +48,7 @@ struct Gallery: Sendable {
         let etag = "\"\(data.count)-\(sample.info.width)x\(sample.info.height)\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "max-age=3600"]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = "image/\(sample.info.format)"
+        headers[.contentType] = sample.info.format.mediaType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

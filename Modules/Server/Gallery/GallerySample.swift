@@ -30,7 +30,7 @@ struct GallerySample: Sendable {
 
     /// What the source is: format, size, colour profile and frames.
     var summary: String {
-        var parts = ["\(info.format.uppercased()) \(info.width)×\(info.height)"]
+        var parts = ["\(info.format.rawValue.uppercased()) \(info.width)×\(info.height)"]
         if let profile = info.colorProfile { parts.append(info.convertsToSRGB ? "\(profile) → sRGB" : profile) }
         if info.frameCount > 1 { parts.append("\(info.frameCount) frames") }
         return parts.joined(separator: ", ")
