@@ -6,24 +6,11 @@ import OspreyDomain
 /// The event loop: one thread drives every transfer through one curl multi handle.
 /// Requests and cancellations reach it through a locked queue and a wake-up call.
 final class TransferEngine: @unchecked Sendable {
-    private struct Inbox {
-        var submitted: [Transfer] = []
-        var cancelled: [Transfer] = []
-        var stopping = false
-        /// The loop has ended: nothing more is posted.
-        var loopEnded = false
-        /// The loop's thread, once it runs.
-        var loopThread: pthread_t?
-        /// The caller runs on the loop's thread.
-        var isOnLoopThread: Bool { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        /// A wake-up is on its way to the loop: later posts need not send another.
-        var wakePending = false
-    }
 
     let configuration: CurlDataLoader.Configuration
     let sourceGuard: SourceGuard
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Locked(Inbox())
+    private let inbox = Locked(TransferInbox())
     // The loop thread's own state:
     private var active: [ObjectIdentifier: Transfer] = [:]
     private var waiting = TransferQueue()
@@ -96,7 +83,7 @@ final class TransferEngine: @unchecked Sendable {
     /// A post from the loop's own thread (a progress callback's) sends none: the loop reads
     /// the inbox again before it sleeps.
     @discardableResult
-    private func post(_ change: (inout Inbox) -> Void) -> Bool {
+    private func post(_ change: (inout TransferInbox) -> Void) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.loopEnded else { return false }
             change(&inbox)
