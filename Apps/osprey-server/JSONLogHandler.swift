@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Log records as JSON lines on standard error (imgproxy's `IMGPROXY_LOG_FORMAT=json`): the
+/// Log records as JSON lines on standard error (`--log-format json`, as imgproxy's): the
 /// time, level, message, logger label and metadata of each, one object a line, for log
 /// collectors that read JSON.
 struct JSONLogHandler: LogHandler {

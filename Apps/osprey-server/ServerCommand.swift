@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
     static func message(for error: ServerConfigurationError) -> String {
         switch error {
         case .unsignedWithKeys: "--allow-unsigned with --key: a configured key means every URL must be signed"
-        case .neitherKeysNorUnsigned: "give --key and --salt (or IMGPROXY_KEY and IMGPROXY_SALT), or --allow-unsigned to serve unsigned URLs"
+        case .neitherKeysNorUnsigned: "give --key and --salt, or --allow-unsigned to serve unsigned URLs"
         default: error.description
         }
     }

@@ -63,4 +63,13 @@ struct ServerSettingsTests {
         let guide = try String(contentsOf: Corpus.repositoryRoot.appendingPathComponent("Docs/SERVER.md"), encoding: .utf8)
         #expect(guide.contains(ServerSettings.markdown()), "Docs/SERVER.md: run .build/debug/osprey-server settings-table")
     }
+
+    /// SERVER.md's list of URL options names every option the parser's table reads.
+    @Test func theDocsNameEveryURLOption() throws {
+        let guide = try String(contentsOf: Corpus.repositoryRoot.appendingPathComponent("Docs/SERVER.md"), encoding: .utf8)
+        let missing = ImgproxyOptions.table.filter { option in
+            !option.names.contains { name in ["`\(name)`", "`\(name):", "/\(name)`", "/\(name):"].contains { guide.contains($0) } }
+        }.map(\.names)
+        #expect(missing.isEmpty, "not in Docs/SERVER.md's options: \(missing)")
+    }
 }

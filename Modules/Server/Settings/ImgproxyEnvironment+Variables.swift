@@ -12,7 +12,7 @@ extension ImgproxyEnvironment {
         "NETWORK": "Osprey listens on TCP only",
         "ARGUMENTS_SEPARATOR": "Osprey's URLs separate arguments with `:` only",
         "WATERMARK_OPACITY": "Osprey lays the watermark at the URL's opacity only",
-        "WATERMARK_URL": "give the watermark as IMGPROXY_WATERMARK_PATH or IMGPROXY_WATERMARK_DATA",
+        "WATERMARK_URL": "give the watermark as a file or its bytes (--watermark, --watermark-data)",
         "MAX_RESULT_DIMENSION": "Osprey bounds results by pixels (--max-result-resolution), not by side",
         "MAX_ANIMATION_FRAME_RESOLUTION": "Osprey bounds an animation by its pixels in all (--max-source-resolution)",
         "ALLOWED_PROCESSING_OPTIONS": "Osprey cannot restrict URLs to some options",
@@ -39,8 +39,8 @@ extension ImgproxyEnvironment {
     /// notice at start.
     package static let unhonoured: [String: String] = [
         "GRACEFUL_STOP_TIMEOUT": "Osprey finishes the requests in flight, however long",
-        "WRITE_RESPONSE_TIMEOUT": "Osprey bounds a request by IMGPROXY_TIMEOUT",
-        "KEEP_ALIVE_TIMEOUT": "Osprey closes idle connections after IMGPROXY_READ_REQUEST_TIMEOUT",
+        "WRITE_RESPONSE_TIMEOUT": "Osprey bounds a request by its whole deadline (--timeout)",
+        "KEEP_ALIVE_TIMEOUT": "Osprey closes idle connections after --idle-timeout",
         "CLIENT_KEEP_ALIVE_TIMEOUT": "Osprey's source connections are libcurl's",
         "SO_REUSEPORT": "one Osprey process serves every core",
         "USER_AGENT": "Osprey sends its own User-Agent",

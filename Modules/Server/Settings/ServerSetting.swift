@@ -16,12 +16,13 @@ public struct ServerSetting: Sendable {
     }
 
     /// The flag, without its dashes (`max-queue`); `nil` for imgproxy's spellings of what a
-    /// flag of Osprey's says another way (`IMGPROXY_AUTO_WEBP`, Osprey's `--auto-format webp`).
+    /// flag of Osprey's says another way (imgproxy's switch for automatic WebP, Osprey's
+    /// `--auto-format webp`).
     public let flag: String?
     /// The `OSPREY_` variable, without the prefix (`MAX_QUEUE`); `nil` when there is no flag.
     public let ospreyName: String?
     /// The imgproxy variables, in full, the current name first and deprecated ones after
-    /// (`IMGPROXY_REQUESTS_QUEUE_SIZE`); empty where imgproxy has no such setting.
+    /// (`IMGPROXY_…`); empty where imgproxy has no such setting.
     public let imgproxyNames: [String]
     public let kind: Kind
     /// What it does, for help; its default is added from ``ServerSettings/defaults``.

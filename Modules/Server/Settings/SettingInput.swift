@@ -12,7 +12,7 @@ package struct SettingInput {
     /// What start-up tells the operator once.
     package var notices: [String]
     package let source: Source
-    /// The setting as spelled: `--quality`, `OSPREY_QUALITY`, `IMGPROXY_QUALITY`.
+    /// The setting as spelled: `--quality`, `OSPREY_QUALITY`, or imgproxy's variable.
     package let name: String
     /// The values given: each occurrence of a flag, or a variable's text.
     package let values: [String]

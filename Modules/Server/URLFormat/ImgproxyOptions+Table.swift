@@ -4,9 +4,9 @@ import OspreyDomain
 extension ImgproxyOptions {
     /// One processing option of imgproxy's URLs: its names (the full one first) and what its
     /// arguments set. Every number goes through ``ClientNumber``.
-    struct Option: Sendable {
+    package struct Option: Sendable {
         typealias Applier = @Sendable (inout ImgproxyOptions, _ args: [String], _ name: String) throws(ImgproxyError) -> Void
-        let names: [String]
+        package let names: [String]
         let apply: Applier
 
         init(_ names: String..., apply: @escaping Applier) {
@@ -16,7 +16,7 @@ extension ImgproxyOptions {
     }
 
     /// Every option a URL may carry but presets (`pr`), which the path applies itself.
-    static let table: [Option] = [
+    package static let table: [Option] = [
         Option("resize", "rs") { options, args, name throws(ImgproxyError) in
             if let type = args.first, !type.isEmpty { options.resizingType = try resizingType(type) }
             try options.applySize(Array(args.dropFirst()), option: name)
