@@ -37,6 +37,10 @@ decode of the one photo, one per core. Osprey's own resample and encode of the s
 one-photo runs of osprey-server, so that the ratio of their CPU per answer does not take in
 this VM's drift between minutes.
 
+With OSPREY_BENCH_AGAINST=OTHER_SERVER (another build of osprey-server), the one-photo
+workload also runs four times with each build, alternated (ABBA, BAAB …), and their medians
+are reported: a change's effect on the server, apart from this VM's drift over minutes.
+
 usage: compare_server.py OSPREY_SERVER THUMBOR WORK_DIR [DURATION]
 (pyvips comes from THUMBOR's virtualenv.)
 """
@@ -326,6 +330,18 @@ def alternated_cpu(argv, cache, rounds=3):
     return served, own
 
 
+def paired_builds(argv, other, cache, rounds=4):
+    """The one-photo workload with this build and `other`, alternated: requests/s and CPU per
+    answer of each run, by build."""
+    runs = {"this build": [], "the other build": []}
+    for round in range(rounds):
+        for build in (["this build", "the other build"] if round % 2 == 0 else ["the other build", "this build"]):
+            server = argv if build == "this build" else [other] + argv[1:]
+            row = serve("osprey-server", server, osprey_port, "/health", osprey_url, WORKLOADS[:1], cache)[0]
+            runs[build].append((row[2], row[7]))
+    return runs
+
+
 def djpeg_floor(name):
     """Decodes a second of `name` at its reduction's scale, one djpeg per core at once."""
     rounds = 20
@@ -398,6 +414,8 @@ try:
                   thumbor_port, "/healthcheck", thumbor_url, WORKLOADS)
     restart = conditional_after_restart(osprey, osprey_port, real_names, cache)
     served, own = alternated_cpu(osprey, cache)
+    against = os.environ.get("OSPREY_BENCH_AGAINST")
+    builds = paired_builds(osprey, against, cache) if against else None
 finally:
     subprocess.run(["nginx", "-c", conf, "-p", work, "-s", "stop"])
 yardsticks = {label: vips(names, seed) for label, names, seed, kind in WORKLOADS if kind == "fit"}
@@ -432,3 +450,8 @@ print(f"one photo, CPU per answer alternated with Osprey's own resample and enco
 conditional, new_size = restart
 print(f"after a restart (median of 15 photos, 3000 px JPEG): a conditional request {conditional:.1f} ms, a new size "
       f"{new_size:.1f} ms: {conditional / new_size:.3f}× the time")
+if builds:
+    for build, runs in builds.items():
+        print(f"one photo, {build}, alternated: {statistics.median(r for r, _ in runs):.1f} requests/s, "
+              f"{statistics.median(c for _, c in runs):.2f} ms CPU per answer (medians; runs: "
+              + ", ".join(f"{r:.1f}/{c:.2f}" for r, c in runs) + ")")

@@ -72,4 +72,23 @@ struct ServerSettingsTests {
         }.map(\.names)
         #expect(missing.isEmpty, "not in Docs/SERVER.md's options: \(missing)")
     }
+
+    /// `osprey-server health` reads the settings to find the server and asks it: no cache
+    /// folder is made, no image decoded, nothing listens.
+    @Test func theHealthCheckOpensNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-health-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        let check = Process()
+        check.executableURL = ServerProcess.buildFolder.appendingPathComponent("osprey-server")
+        check.arguments = ["health", "--port", String(try LoopbackPort.free()), "--allow-unsigned", "--cache-dir", cache.path,
+                           "--gallery", folder.path, "--watermark", folder.appendingPathComponent("missing.png").path]
+        check.standardError = FileHandle.nullDevice
+        try check.run()
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 1, "nothing listens there, and the missing watermark is not read")
+        #expect(!FileManager.default.fileExists(atPath: cache.path), "the disk cache is not opened")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written beside it")
+    }
 }
