@@ -117,6 +117,13 @@ let package = Package(
             path: "Modules/C/CXMLShims"
         ),
 
+        // The resampler's fixed-point kernels: SSE2 (the x86-64 baseline) and AVX2 chosen at run
+        // time by a CPU check, a scalar path giving the same bytes; no flags of their own.
+        .target(
+            name: "CResample",
+            path: "Modules/C/CResample"
+        ),
+
         // C wrappers for libcurl's variadic setopt and getinfo.
         .target(
             name: "CCurlShims",
@@ -270,7 +277,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PixelsTests",
-            dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting"],
+            dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting", "CResample"],
             path: "Tests/PixelsTests",
             swiftSettings: swiftSettings
         ),
