@@ -36,8 +36,9 @@ public final class ImageService: Sendable {
     public init(configuration: Configuration) throws(ServerConfigurationError) {
         try configuration.validate()
         let osprey = configuration.pipelineConfiguration
-        codec = osprey.codec
-        let watermark = try configuration.watermark.map { (source) throws(ServerConfigurationError) in try Self.decode(source, with: osprey.codec) }
+        let codec = osprey.codec
+        self.codec = codec
+        let watermark = try configuration.watermark.map { (source) throws(ServerConfigurationError) in try Self.decode(source, with: codec) }
         let parts: (pipeline: ImagePipeline, memory: MemoryCache?, disk: DiskCache?)
         do {
             parts = try osprey.makeParts()

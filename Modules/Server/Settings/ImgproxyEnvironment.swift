@@ -72,10 +72,9 @@ public struct ImgproxyEnvironment: Sendable {
     }
 
     /// imgproxy's variables (without `IMGPROXY_`) that the settings table reads.
-    package static var known: Set<String> {
+    package static let known: Set<String> =
         Set(ServerSettings.table.flatMap(\.imgproxyNames).filter { $0.hasPrefix("IMGPROXY_") }.map { String($0.dropFirst("IMGPROXY_".count)) })
             .union(acceptedAsOspreyDoes.keys)
-    }
 
     /// Whether a refused variable is set to what Osprey cannot do (a switch set off, or a
     /// value Osprey reads the same way, is not).
