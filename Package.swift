@@ -143,7 +143,7 @@ let package = Package(
         // MARK: Pixels — the one resampler, orientation and conversions, under Codec and Processing.
         .target(
             name: "OspreyPixels",
-            dependencies: ["OspreyDomain"],
+            dependencies: ["OspreyDomain", "CResample"],
             path: "Modules/Pixels",
             swiftSettings: swiftSettings
         ),

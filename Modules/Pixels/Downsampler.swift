@@ -31,8 +31,8 @@ package struct Downsampler {
         self.sourceSize = sourceSize
         self.outputSize = outputSize
         self.pixelFormat = pixelFormat
-        factorX = max(1, sourceSize.width / max(1, 2 * outputSize.width))
-        factorY = max(1, sourceSize.height / max(1, 2 * outputSize.height))
+        factorX = BoxShrink.factor(source: sourceSize.width, destination: outputSize.width)
+        factorY = BoxShrink.factor(source: sourceSize.height, destination: outputSize.height)
         reducedSize = PixelSize(width: (sourceSize.width + factorX - 1) / factorX, height: (sourceSize.height + factorY - 1) / factorY)
         reduced = [UInt8](repeating: 0, count: reducedSize.byteCount(bytesPerPixel: pixelFormat.bytesPerPixel))
         sums = factorX == 1 && factorY == 1 ? [] : [Int](repeating: 0, count: reducedSize.width * pixelFormat.bytesPerPixel)

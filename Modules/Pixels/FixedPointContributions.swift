@@ -16,7 +16,8 @@ package struct FixedPointContributions: Sendable {
     package private(set) var starts: [Int32]
     package private(set) var counts: [Int32]
     package private(set) var weights: [Int16]
-    /// Weights per destination in ``weights``: the widest window.
+    /// Weights per destination in ``weights``: more than the widest window, a multiple of 8
+    /// (the kernels read whole groups of taps).
     package let stride: Int
 
     /// The plan from `source` samples to `destination` (both at least 1).
@@ -25,7 +26,7 @@ package struct FixedPointContributions: Sendable {
         let scale = Double(source) / Double(destination)
         let filterScale = max(1, scale)
         let support = Contributions.radius * filterScale
-        stride = Int((support * 2 + 1).rounded(.up)) + 1
+        stride = (Int((support * 2 + 1).rounded(.up)) + 1 + 7) & ~7
         starts = .init(repeating: 0, count: destination)
         counts = .init(repeating: 0, count: destination)
         weights = .init(repeating: 0, count: destination * stride)

@@ -1,11 +1,12 @@
-import Foundation
 import OspreyDomain
 
 /// High-quality resampling with a separable Lanczos-3 filter.
 ///
 /// The one resampler of Osprey: decoders use it after a scaled decode, and the resize
-/// processor uses it. Alpha is filtered premultiplied, so transparent pixels do not bleed
-/// their colour into their neighbours; the result has the input's pixel format.
+/// processor uses it. A reduction by 4 or more on a side is first averaged in integer blocks
+/// to about twice the target (as libvips does), then filtered; the filter runs in fixed point
+/// on the CPU's vector unit. Straight alpha is filtered premultiplied, so transparent pixels do
+/// not bleed their colour into their neighbours; the result has the input's pixel format.
 public enum Resampler {
     /// `image` resampled to `size`. Returns `image` itself when the size is unchanged.
     ///
@@ -13,143 +14,18 @@ public enum Resampler {
     /// itself: its caller, being cancelled too, throws the result away.
     public static func resize(_ image: Image, to size: PixelSize) -> Image {
         guard size != image.size, !size.isEmpty else { return image }
-        let channels = image.pixelFormat.bytesPerPixel
-        let alpha = image.pixelFormat.hasAlpha
-        let horizontal = Contributions(source: image.width, destination: size.width)
-        let vertical = Contributions(source: image.height, destination: size.height)
-        // Every pixel is four floats (a gray or RGB pixel leaves some unused), so the loops
-        // are the same for every format and the compiler can vectorise them. Plain floats, not
-        // SIMD4: the debug build the tests run would call generic SIMD code for every tap.
-        // Rows filtered across are kept in a ring just deep enough for the filter down: no
-        // buffer the size of the image, which would be mapped and faulted in for every call.
-        let depth = vertical.counts.max() ?? 1
-        let rowFloats = size.width * 4
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: depth * rowFloats)
-        defer { ring.deallocate() }
-        let widened = UnsafeMutablePointer<Float>.allocate(capacity: image.width * 4)
-        defer { widened.deallocate() }
-        let acc = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
-        defer { acc.deallocate() }
-
-        var filtered = 0  // source rows filtered across so far
-        let pixels = image.pixels.withUnsafeBufferPointer { src in
-            [UInt8](unsafeUninitializedCapacity: size.byteCount(bytesPerPixel: channels)) { dst, initialized in
-                horizontal.weights.withUnsafeBufferPointer { across in
-                    vertical.weights.withUnsafeBufferPointer { down in
-                        for y in 0..<size.height {
-                            if y & 15 == 0, Task.isCancelled { break }
-                            let (start, count, offset) = vertical.span(y)
-                            // Pass 1, on demand: each source row to the destination width.
-                            while filtered < start + count {
-                                widen(src.baseAddress! + filtered * image.bytesPerRow, count: image.width, channels: channels,
-                                      alpha: alpha, into: widened)
-                                filterAcross(widened, horizontal, weights: across.baseAddress!, count: size.width,
-                                             into: ring + (filtered % depth) * rowFloats)
-                                filtered += 1
-                            }
-                            // Pass 2: the rows under the filter down, then back to bytes.
-                            for i in 0..<count {
-                                let w = down[offset + i]
-                                let row = ring + ((start + i) % depth) * rowFloats
-                                if i == 0 {
-                                    for j in 0..<rowFloats { acc[j] = row[j] * w }
-                                } else {
-                                    for j in 0..<rowFloats { acc[j] += row[j] * w }
-                                }
-                            }
-                            narrow(acc, count: size.width, channels: channels, alpha: alpha,
-                                   into: dst.baseAddress! + y * size.width * channels)
-                        }
-                    }
-                }
-                initialized = size.byteCount(bytesPerPixel: channels)
-            }
-        }
-        guard !Task.isCancelled else { return image }
+        let box = (x: BoxShrink.factor(source: image.width, destination: size.width),
+                   y: BoxShrink.factor(source: image.height, destination: size.height))
+        guard let pixels = FixedPointResampler.resize(image, to: size, box: box) else { return image }
         return try! Image(width: size.width, height: size.height, pixelFormat: image.pixelFormat, pixels: pixels)
     }
 
-    /// One widened row filtered to `count` pixels across.
-    @inline(__always)
-    private static func filterAcross(_ row: UnsafePointer<Float>, _ contributions: Contributions, weights: UnsafePointer<Float>,
-                                     count: Int, into out: UnsafeMutablePointer<Float>) {
-        for x in 0..<count {
-            let (first, taps, at) = contributions.span(x)
-            let w = weights + at
-            let p = row + first * 4
-            var (r, g, b, a) = (Float(0), Float(0), Float(0), Float(0))
-            for i in 0..<taps {
-                let q = p + i * 4
-                let wi = w[i]
-                r += q[0] * wi
-                g += q[1] * wi
-                b += q[2] * wi
-                a += q[3] * wi
-            }
-            let o = out + x * 4
-            (o[0], o[1], o[2], o[3]) = (r, g, b, a)
-        }
-    }
-
-    /// A row of bytes as four floats per pixel, colour premultiplied by alpha.
-    @inline(__always)
-    private static func widen(_ bytes: UnsafePointer<UInt8>, count: Int, channels: Int, alpha: Bool,
-                              into out: UnsafeMutablePointer<Float>) {
-        switch channels {
-        case 4 where alpha:
-            for x in 0..<count {
-                let (q, o) = (bytes + x * 4, out + x * 4)
-                let a = Float(q[3])
-                (o[0], o[1], o[2], o[3]) = (Float(q[0]) * a, Float(q[1]) * a, Float(q[2]) * a, a)
-            }
-        case 4:
-            for x in 0..<count {
-                let (q, o) = (bytes + x * 4, out + x * 4)
-                (o[0], o[1], o[2], o[3]) = (Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
-            }
-        case 3:
-            for x in 0..<count {
-                let (q, o) = (bytes + x * 3, out + x * 4)
-                (o[0], o[1], o[2], o[3]) = (Float(q[0]), Float(q[1]), Float(q[2]), 0)
-            }
-        default:
-            for x in 0..<count {
-                let o = out + x * 4
-                (o[0], o[1], o[2], o[3]) = (Float(bytes[x]), 0, 0, 0)
-            }
-        }
-    }
-
-    /// A row of filtered pixels back to bytes; premultiplied colour (by alpha in 0...255) is
-    /// divided back out.
-    @inline(__always)
-    private static func narrow(_ pixels: UnsafePointer<Float>, count: Int, channels: Int, alpha: Bool,
-                               into out: UnsafeMutablePointer<UInt8>) {
-        switch channels {
-        case 4 where alpha:
-            for x in 0..<count {
-                let (p, o) = (pixels + x * 4, out + x * 4)
-                let a = p[3]
-                if a > 0.5 {
-                    (o[0], o[1], o[2]) = (clampByte(p[0] / a), clampByte(p[1] / a), clampByte(p[2] / a))
-                } else {
-                    (o[0], o[1], o[2]) = (0, 0, 0)
-                }
-                o[3] = clampByte(a)
-            }
-        case 4:
-            for x in 0..<count {
-                let (p, o) = (pixels + x * 4, out + x * 4)
-                (o[0], o[1], o[2], o[3]) = (clampByte(p[0]), clampByte(p[1]), clampByte(p[2]), clampByte(p[3]))
-            }
-        case 3:
-            for x in 0..<count {
-                let (p, o) = (pixels + x * 4, out + x * 3)
-                (o[0], o[1], o[2]) = (clampByte(p[0]), clampByte(p[1]), clampByte(p[2]))
-            }
-        default:
-            for x in 0..<count { out[x] = clampByte(pixels[x * 4]) }
-        }
+    /// `image` averaged in integer blocks on each side reduced by 4 or more, to at most about
+    /// twice `size`; itself otherwise.
+    package static func boxShrunk(_ image: Image, for size: PixelSize) -> Image {
+        let factorX = BoxShrink.factor(source: image.width, destination: size.width)
+        let factorY = BoxShrink.factor(source: image.height, destination: size.height)
+        return factorX == 1 && factorY == 1 ? image : BoxShrink.shrink(image, factorX: factorX, factorY: factorY)
     }
 
     /// A float channel value rounded and clamped to a byte.

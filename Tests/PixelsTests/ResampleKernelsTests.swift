@@ -1,5 +1,6 @@
 import CResample
 import Foundation
+import OspreyDomain
 import OspreyPixels
 import OspreyTesting
 import Testing
@@ -27,27 +28,12 @@ struct ResampleKernelsTests {
         }
     }()
 
-    /// Vertical pass first (a row of int16 per destination row), then horizontal, on `path`.
-    static func resize(_ image: Case, path: Int32) -> [UInt8] {
-        let down = FixedPointContributions(source: image.height, destination: image.newHeight)
-        let across = FixedPointContributions(source: image.width, destination: image.newWidth)
-        let rowBytes = image.width * image.channels
-        var out = [UInt8](repeating: 0, count: image.newWidth * image.newHeight * image.channels)
-        var row = [Int16](repeating: 0, count: rowBytes)
-        image.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<image.newHeight {
-                let start = Int(down.starts[y]), count = Int(down.counts[y])
-                let rows: [UnsafePointer<UInt8>?] = (0..<count).map { source.baseAddress! + (start + $0) * rowBytes }
-                Array(down.weights(of: y)).withUnsafeBufferPointer { weights in
-                    osp_resample_vertical(path, rows, weights.baseAddress, Int32(count), &row, rowBytes)
-                }
-                out.withUnsafeMutableBufferPointer { destination in
-                    osp_resample_horizontal(path, row, Int32(image.channels), across.starts, across.counts, across.weights, Int32(across.stride),
-                                            destination.baseAddress! + y * image.newWidth * image.channels, Int32(image.newWidth))
-                }
-            }
-        }
-        return out
+    /// The case through ``FixedPointResampler`` on `path`; four channels are taken as
+    /// premultiplied (the byte kernels see them as they are) unless `straight`.
+    static func resize(_ image: Case, path: Int32, straight: Bool = false) -> [UInt8] {
+        let format: PixelFormat = image.channels == 1 ? .gray8 : image.channels == 3 ? .rgb8 : straight ? .rgba8 : .rgba8Premultiplied
+        let source = try! Image(width: image.width, height: image.height, pixelFormat: format, pixels: image.pixels)
+        return FixedPointResampler.resize(source, to: PixelSize(width: image.newWidth, height: image.newHeight), path: path)!
     }
 
     @Test func everyPathGivesTheScalarPathsBytes() {
@@ -55,8 +41,12 @@ struct ResampleKernelsTests {
         #expect(!paths.isEmpty, "an x86-64 machine has SSE2")
         for (index, image) in Self.cases.enumerated() {
             let scalar = Self.resize(image, path: Int32(OSP_RESAMPLE_SCALAR))
+            let straight = image.channels == 4 ? Self.resize(image, path: Int32(OSP_RESAMPLE_SCALAR), straight: true) : []
             for path in paths {
                 #expect(Self.resize(image, path: path) == scalar, "case \(index): \(image.width)×\(image.height)×\(image.channels) → \(image.newWidth)×\(image.newHeight), path \(path)")
+                if image.channels == 4 {
+                    #expect(Self.resize(image, path: path, straight: true) == straight, "case \(index) as straight alpha, path \(path)")
+                }
             }
         }
     }

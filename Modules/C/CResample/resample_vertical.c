@@ -26,15 +26,21 @@ static inline int32_t osp_weight_pair(const int16_t *weights, int taps, int k) {
     return (int32_t)((uint32_t)second << 16 | first);
 }
 
+// Windows this wide or less have their weight pairs made once per row, not once per block.
+enum { OSP_VERTICAL_PAIRS = 64 };
+
 static size_t osp_vertical_sse2(const uint8_t *const *rows, const int16_t *weights, int taps, int16_t *out, size_t count) {
     const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi32(128);
+    if (taps > 2 * OSP_VERTICAL_PAIRS) return 0;
+    __m128i pairs[OSP_VERTICAL_PAIRS];
+    for (int k = 0; k < taps; k += 2) pairs[k / 2] = _mm_set1_epi32(osp_weight_pair(weights, taps, k));
     size_t x = 0;
     for (; x + 16 <= count; x += 16) {
         __m128i acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
         for (int k = 0; k < taps; k += 2) {
             __m128i a = _mm_loadu_si128((const __m128i *)(rows[k] + x));
             __m128i b = k + 1 < taps ? _mm_loadu_si128((const __m128i *)(rows[k + 1] + x)) : zero;
-            __m128i w = _mm_set1_epi32(osp_weight_pair(weights, taps, k));
+            __m128i w = pairs[k / 2];
             __m128i alo = _mm_unpacklo_epi8(a, zero), ahi = _mm_unpackhi_epi8(a, zero);
             __m128i blo = _mm_unpacklo_epi8(b, zero), bhi = _mm_unpackhi_epi8(b, zero);
             acc0 = _mm_add_epi32(acc0, _mm_madd_epi16(_mm_unpacklo_epi16(alo, blo), w));
@@ -55,13 +61,16 @@ static size_t osp_vertical_sse2(const uint8_t *const *rows, const int16_t *weigh
 __attribute__((target("avx2")))
 static size_t osp_vertical_avx2(const uint8_t *const *rows, const int16_t *weights, int taps, int16_t *out, size_t count) {
     const __m256i zero = _mm256_setzero_si256(), half = _mm256_set1_epi32(128);
+    if (taps > 2 * OSP_VERTICAL_PAIRS) return 0;
+    __m256i pairs[OSP_VERTICAL_PAIRS];
+    for (int k = 0; k < taps; k += 2) pairs[k / 2] = _mm256_set1_epi32(osp_weight_pair(weights, taps, k));
     size_t x = 0;
     for (; x + 32 <= count; x += 32) {
         __m256i acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
         for (int k = 0; k < taps; k += 2) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(rows[k] + x));
             __m256i b = k + 1 < taps ? _mm256_loadu_si256((const __m256i *)(rows[k + 1] + x)) : zero;
-            __m256i w = _mm256_set1_epi32(osp_weight_pair(weights, taps, k));
+            __m256i w = pairs[k / 2];
             // Unpacking works within each 128-bit half: the halves are put back in order below.
             __m256i alo = _mm256_unpacklo_epi8(a, zero), ahi = _mm256_unpackhi_epi8(a, zero);
             __m256i blo = _mm256_unpacklo_epi8(b, zero), bhi = _mm256_unpackhi_epi8(b, zero);
