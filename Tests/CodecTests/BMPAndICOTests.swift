@@ -55,6 +55,16 @@ extension CPUBoundCodecTests {
                 let psnr = Self.psnr(image, try Self.vips(file))
                 #expect(psnr >= 35, "\(name): PSNR \(psnr) dB against libvips")
             }
+            // The layouts read a row at a time give Pillow's very colours (Pillow leaves the
+            // fourth bytes of a 32-bit bitmap without masks aside, where browsers read alpha).
+            let files = ["rgb24.bmp", "palette8.bmp", "alpha32.bmp"].map { folder.appendingPathComponent($0) }
+            let pillow = try ReferenceDecoder.decode(files, mode: .pillow)
+            for file in files {
+                let image = try codec.decode(.file(path: file.path), options: DecodingOptions())
+                let reference = try #require(try pillow[file.path]?.get())
+                let colours = { (bytes: [UInt8], channels: Int) in stride(from: 0, to: bytes.count, by: channels).flatMap { bytes[$0..<$0 + 3] } }
+                #expect(colours(image.pixels, image.pixelFormat.bytesPerPixel) == colours(reference.bytes, reference.channels), "\(file.lastPathComponent)")
+            }
             let alpha = try codec.decode(.file(path: folder.appendingPathComponent("alpha32.bmp").path), options: DecodingOptions())
             #expect(alpha.pixelFormat.hasAlpha, "a 32-bit bitmap with alpha in its fourth bytes keeps it")
             let thumbnail = try codec.decode(.file(path: folder.appendingPathComponent("rgb24.bmp").path),

@@ -1,3 +1,4 @@
+import CCodecShims
 import Foundation
 import OspreyDomain
 import OspreyPixels
@@ -123,6 +124,9 @@ public struct BMPDecoder: ImageDecoding {
         }
         let start = pixelOffset ?? paletteStart + palette.count * entrySize
         let stride = (width * header.bitCount + 31) / 32 * 4
+        if !iconMask, let image = try rows(b, from: start, stride: stride, header: header, palette: palette, format: format) {
+            return image
+        }
         // 32-bit pixels without masks carry alpha in their fourth byte only when some pixel's
         // is not 0, as Chromium and Firefox read them (many writers leave it 0).
         let fourthByteIsAlpha = header.bitCount == 32 && header.compression == 0 && (0..<height).contains { y in
@@ -194,6 +198,45 @@ public struct BMPDecoder: ImageDecoding {
             return opaque ? PixelConversion.converted(image, to: .rgb8) : image
         } catch {
             throw .corrupt(format, detail: "\(error)")
+        }
+    }
+
+    /// The common layouts whole, a row at a time: 24-bit, 32-bit with the usual masks and
+    /// 8-bit palettes, every row in the file. `nil` for any other, which the general reader takes.
+    private static func rows(_ b: [UInt8], from start: Int, stride: Int, header: Header, palette: [[UInt8]],
+                             format: ImageFormat) throws(ImageDecodingError) -> Image? {
+        let (width, height, bits) = (header.width, header.height, header.bitCount)
+        let usualMasks = header.masks.isEmpty || header.masks == [0x00FF_0000, 0x0000_FF00, 0x0000_00FF]
+        let usual = switch bits {
+        case 8, 24: header.compression == 0
+        case 32: usualMasks && (header.alphaMask == 0 || header.alphaMask == 0xFF00_0000)
+        default: false
+        }
+        guard usual, start >= 0, stride * height <= b.count - start else { return nil }
+        return b.withUnsafeBufferPointer { file -> Image in
+            let pixels = file.baseAddress! + start
+            // 32-bit pixels without an alpha mask carry alpha in their fourth byte only when some
+            // pixel's is not 0, as Chromium and Firefox read them (many writers leave it 0).
+            let alpha = bits == 32 && (header.alphaMask != 0 || header.compression == 0 && (0..<height).contains { y in
+                let row = pixels + y * stride
+                return (0..<width).contains { row[$0 * 4 + 3] != 0 }
+            })
+            let channels = alpha ? 4 : 3
+            var table = [UInt8](repeating: 0, count: 256 * 3)
+            for index in 0..<(bits == 8 ? 256 : 0) { table.replaceSubrange(index * 3..<index * 3 + 3, with: palette[min(index, palette.count - 1)]) }
+            let out = [UInt8](unsafeUninitializedCapacity: width * height * channels) { out, initialized in
+                for y in 0..<height {
+                    let source = pixels + y * stride
+                    let target = out.baseAddress! + (header.topDown ? y : height - 1 - y) * width * channels
+                    switch bits {
+                    case 8: table.withUnsafeBufferPointer { osp_bmp_palette8(source, $0.baseAddress!, target, width) }
+                    case 24: osp_bmp_swap3(source, target, width)
+                    default: if alpha { osp_bmp_swap4(source, target, width) } else { osp_bmp_bgrx_to_rgb(source, target, width) }
+                    }
+                }
+                initialized = width * height * channels
+            }
+            return try! Image(width: width, height: height, pixelFormat: alpha ? .rgba8 : .rgb8, pixels: out)
         }
     }
 

@@ -1,3 +1,4 @@
+import CCodecShims
 import Foundation
 import OspreyDomain
 import OspreyPixels
@@ -27,7 +28,7 @@ public struct BMPEncoder: ImageEncoding {
         let maskStride = (width + 31) / 32 * 4
         let mask = fileHeader ? 0 : maskStride * height
         let pixelOffset = (fileHeader ? 14 : 0) + headerSize
-        var out = Data(capacity: pixelOffset + stride * height + mask)
+        var out = Data(capacity: pixelOffset)
         func le(_ value: Int, _ bytes: Int) { for i in 0..<bytes { out.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
         if fileHeader {
             out.append(contentsOf: Array("BM".utf8))
@@ -51,20 +52,18 @@ public struct BMPEncoder: ImageEncoding {
             out.append(contentsOf: Array("BGRs".utf8.reversed()))  // LCS_sRGB, stored little-endian
             out.append(contentsOf: [UInt8](repeating: 0, count: 48))  // endpoints and gamma, unused for sRGB
         }
-        let padding = [UInt8](repeating: 0, count: stride - width * channels)
-        source.pixels.withUnsafeBufferPointer { pixels in
-            for y in (0..<height).reversed() {
-                let row = y * source.bytesPerRow
-                for x in 0..<width {
-                    let at = row + x * channels
-                    out.append(contentsOf: alpha ? [pixels[at + 2], pixels[at + 1], pixels[at], pixels[at + 3]]
-                                                 : [pixels[at + 2], pixels[at + 1], pixels[at]])
+        // Rows bottom-up, each converted whole; padding and an ICO's AND mask stay zero (all
+        // clear: the alpha channel, or opacity, says it all).
+        out.append(Data(count: stride * height + mask))
+        out.withUnsafeMutableBytes { file in
+            source.pixels.withUnsafeBufferPointer { pixels in
+                for y in 0..<height {
+                    let row = pixels.baseAddress! + y * source.bytesPerRow
+                    let target = file.baseAddress!.assumingMemoryBound(to: UInt8.self) + pixelOffset + (height - 1 - y) * stride
+                    if alpha { osp_bmp_swap4(row, target, width) } else { osp_bmp_swap3(row, target, width) }
                 }
-                out.append(contentsOf: padding)
             }
         }
-        // An ICO's AND mask: all clear, the alpha channel (or opacity) says it all.
-        out.append(contentsOf: [UInt8](repeating: 0, count: mask))
         return out
     }
 }

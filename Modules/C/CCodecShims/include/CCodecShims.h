@@ -180,4 +180,11 @@ int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int 
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
 
+// BMP rows: blue and red trade places (3 or 4 bytes a pixel, `out` may be `source`), BGRX to
+// RGB, and 8-bit indices through a palette of RGB entries (256 of them).
+void osp_bmp_swap3(const uint8_t *source, uint8_t *out, size_t count);
+void osp_bmp_swap4(const uint8_t *source, uint8_t *out, size_t count);
+void osp_bmp_bgrx_to_rgb(const uint8_t *source, uint8_t *out, size_t count);
+void osp_bmp_palette8(const uint8_t *indices, const uint8_t *palette, uint8_t *out, size_t count);
+
 #endif
