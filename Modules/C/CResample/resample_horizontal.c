@@ -16,10 +16,10 @@ struct osp_horizontal_plan {
     int path, channels, stride, width;
     int32_t *starts, *counts;
     int16_t *weights;
-    // AVX2: for each pair of destination pixels, the taps both read (even) and where its
-    // weight pairs start in `pairs` (8 int32 per two taps: four copies for each pixel).
-    int32_t *pair_taps;
-    size_t *pair_offsets;
+    // AVX2: for each pair of destination pixels, where each one's window starts in the row
+    // (in int16), the taps both read (even) and where its weight pairs start in `pairs` (8
+    // int32 per two taps: four copies for each pixel).
+    struct osp_pixel_pair { int32_t first, second, taps, weights; } *pixel_pairs;
     int32_t *pairs;
 };
 
@@ -106,25 +106,28 @@ static inline int osp_horizontal_avx2_channels(const osp_horizontal_plan *plan, 
     const __m256i order = channels == 4 ? _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15))
                                         : _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1));
     const __m256i half = _mm256_set1_epi32(1 << 19), half16 = _mm256_set1_epi32(1 << 13);
+    const struct osp_pixel_pair *pairs = plan->pixel_pairs;
+    const __m256i *weights = (const __m256i *)plan->pairs;
+    const int width = plan->width;
     int x = 0;
-    for (; x + 2 < plan->width; x += 2) {
-        const int16_t *p0 = row + (size_t)plan->starts[x] * (size_t)channels, *p1 = row + (size_t)plan->starts[x + 1] * (size_t)channels;
-        const __m256i *w = (const __m256i *)(plan->pairs + plan->pair_offsets[x / 2]);
-        int taps = plan->pair_taps[x / 2];
+    for (; x + 2 < width; x += 2) {
+        const struct osp_pixel_pair pair = pairs[x / 2];
+        const int16_t *p0 = row + pair.first, *p1 = row + pair.second;
+        const __m256i *w = weights + pair.weights;
         __m256i acc = _mm256_setzero_si256(), other = _mm256_setzero_si256();
         int k = 0;
-        for (; k + 4 <= taps; k += 4) {
+        for (; k + 4 <= pair.taps; k += 4, w += 2) {
             __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p0 + k * channels))),
                                                 _mm_loadu_si128((const __m128i *)(p1 + k * channels)), 1);
             __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p0 + (k + 2) * channels))),
                                                 _mm_loadu_si128((const __m128i *)(p1 + (k + 2) * channels)), 1);
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(a, order), _mm256_loadu_si256(w + k / 2)));
-            other = _mm256_add_epi32(other, _mm256_madd_epi16(_mm256_shuffle_epi8(b, order), _mm256_loadu_si256(w + k / 2 + 1)));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(a, order), _mm256_loadu_si256(w)));
+            other = _mm256_add_epi32(other, _mm256_madd_epi16(_mm256_shuffle_epi8(b, order), _mm256_loadu_si256(w + 1)));
         }
-        if (k < taps) {
+        if (k < pair.taps) {
             __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p0 + k * channels))),
                                                 _mm_loadu_si128((const __m128i *)(p1 + k * channels)), 1);
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(a, order), _mm256_loadu_si256(w + k / 2)));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(a, order), _mm256_loadu_si256(w)));
         }
         acc = _mm256_add_epi32(acc, other);
         if (out16) {
@@ -190,29 +193,28 @@ osp_horizontal_plan *osp_horizontal_plan_make(int path, int channels, const int3
     }
 #if defined(__x86_64__)
     if (path == OSP_RESAMPLE_AVX2 && channels != 1 && width >= 2) {
-        int pairs = width / 2;
+        int count = width / 2;
         size_t total = 0;
-        plan->pair_taps = malloc((size_t)pairs * sizeof *plan->pair_taps);
-        plan->pair_offsets = malloc((size_t)pairs * sizeof *plan->pair_offsets);
-        if (!plan->pair_taps || !plan->pair_offsets) {
+        plan->pixel_pairs = malloc((size_t)count * sizeof *plan->pixel_pairs);
+        if (!plan->pixel_pairs) {
             osp_horizontal_plan_free(plan);
             return NULL;
         }
-        for (int j = 0; j < pairs; j++) {
+        for (int j = 0; j < count; j++) {
             int taps = counts[2 * j] > counts[2 * j + 1] ? counts[2 * j] : counts[2 * j + 1];
-            plan->pair_taps[j] = (taps + 1) & ~1;
-            plan->pair_offsets[j] = total;
-            total += (size_t)plan->pair_taps[j] / 2 * 8;
+            plan->pixel_pairs[j] = (struct osp_pixel_pair){.first = starts[2 * j] * channels, .second = starts[2 * j + 1] * channels,
+                                                           .taps = (taps + 1) & ~1, .weights = (int32_t)total};
+            total += (size_t)plan->pixel_pairs[j].taps / 2;
         }
-        plan->pairs = malloc((total ? total : 1) * sizeof *plan->pairs);
+        plan->pairs = malloc((total ? total : 1) * 8 * sizeof *plan->pairs);
         if (!plan->pairs) {
             osp_horizontal_plan_free(plan);
             return NULL;
         }
-        for (int j = 0; j < pairs; j++) {
-            int32_t *entry = plan->pairs + plan->pair_offsets[j];
+        for (int j = 0; j < count; j++) {
+            int32_t *entry = plan->pairs + (size_t)plan->pixel_pairs[j].weights * 8;
             const int16_t *w0 = weights + (size_t)(2 * j) * (size_t)stride, *w1 = w0 + stride;
-            for (int k = 0; k < plan->pair_taps[j]; k += 2, entry += 8)
+            for (int k = 0; k < plan->pixel_pairs[j].taps; k += 2, entry += 8)
                 for (int lane = 0; lane < 4; lane++) entry[lane] = osp_pair(w0, k), entry[lane + 4] = osp_pair(w1, k);
         }
     }
@@ -225,8 +227,7 @@ void osp_horizontal_plan_free(osp_horizontal_plan *plan) {
     free(plan->starts);
     free(plan->counts);
     free(plan->weights);
-    free(plan->pair_taps);
-    free(plan->pair_offsets);
+    free(plan->pixel_pairs);
     free(plan->pairs);
     free(plan);
 }

@@ -58,34 +58,44 @@ static size_t osp_vertical_sse2(const uint8_t *const *rows, const int16_t *weigh
     return x;
 }
 
+// 32 bytes a step as two halves of 16, each widened to int16 on loading; the even taps in pairs,
+// an odd last tap alone. Unpacking works within each 128-bit half, and packing back undoes it.
 __attribute__((target("avx2")))
 static size_t osp_vertical_avx2(const uint8_t *const *rows, const int16_t *weights, int taps, int16_t *out, size_t count) {
     const __m256i zero = _mm256_setzero_si256(), half = _mm256_set1_epi32(128);
     if (taps > 2 * OSP_VERTICAL_PAIRS) return 0;
     __m256i pairs[OSP_VERTICAL_PAIRS];
     for (int k = 0; k < taps; k += 2) pairs[k / 2] = _mm256_set1_epi32(osp_weight_pair(weights, taps, k));
+    const int even = taps & ~1;
     size_t x = 0;
     for (; x + 32 <= count; x += 32) {
         __m256i acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
-        for (int k = 0; k < taps; k += 2) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(rows[k] + x));
-            __m256i b = k + 1 < taps ? _mm256_loadu_si256((const __m256i *)(rows[k + 1] + x)) : zero;
+        for (int k = 0; k < even; k += 2) {
+            const uint8_t *a = rows[k] + x, *b = rows[k + 1] + x;
+            __m256i a0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)a)), b0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)b));
+            __m256i a1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + 16))),
+                    b1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + 16)));
             __m256i w = pairs[k / 2];
-            // Unpacking works within each 128-bit half: the halves are put back in order below.
-            __m256i alo = _mm256_unpacklo_epi8(a, zero), ahi = _mm256_unpackhi_epi8(a, zero);
-            __m256i blo = _mm256_unpacklo_epi8(b, zero), bhi = _mm256_unpackhi_epi8(b, zero);
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(alo, blo), w));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_unpackhi_epi16(alo, blo), w));
-            acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_unpacklo_epi16(ahi, bhi), w));
-            acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_unpackhi_epi16(ahi, bhi), w));
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, b0), w));
+            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, b0), w));
+            acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_unpacklo_epi16(a1, b1), w));
+            acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_unpackhi_epi16(a1, b1), w));
+        }
+        if (even < taps) {
+            const uint8_t *a = rows[even] + x;
+            __m256i a0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)a)), a1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + 16)));
+            __m256i w = pairs[even / 2];
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, zero), w));
+            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, zero), w));
+            acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_unpacklo_epi16(a1, zero), w));
+            acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_unpackhi_epi16(a1, zero), w));
         }
         acc0 = _mm256_srai_epi32(_mm256_add_epi32(acc0, half), 8);
         acc1 = _mm256_srai_epi32(_mm256_add_epi32(acc1, half), 8);
         acc2 = _mm256_srai_epi32(_mm256_add_epi32(acc2, half), 8);
         acc3 = _mm256_srai_epi32(_mm256_add_epi32(acc3, half), 8);
-        __m256i first = _mm256_packs_epi32(acc0, acc1), second = _mm256_packs_epi32(acc2, acc3);
-        _mm256_storeu_si256((__m256i *)(out + x), _mm256_permute2x128_si256(first, second, 0x20));
-        _mm256_storeu_si256((__m256i *)(out + x + 16), _mm256_permute2x128_si256(first, second, 0x31));
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_packs_epi32(acc0, acc1));
+        _mm256_storeu_si256((__m256i *)(out + x + 16), _mm256_packs_epi32(acc2, acc3));
     }
     return x;
 }
