@@ -182,11 +182,11 @@ docs: setup ## Build the DocC documentation of every module into .build/docs (no
 	@echo "docs: written to $(DOCS_OUT)/<module>"
 
 bench: APT_PACKAGES += lomiri-wallpapers-16.04 linux-perf
-bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
+bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, Pillow-SIMD, NSCache, curl, URLSession and AsyncHTTPClient, and the 100-image grid (results for Docs/BENCHMARKS.md)
 	@command -v vipsthumbnail >/dev/null && command -v nginx >/dev/null && command -v curl >/dev/null && command -v wrk >/dev/null && \
-		command -v djpeg >/dev/null && command -v djxl >/dev/null || { $(SUDO) apt-get update -qq && \
+		command -v djpeg >/dev/null && command -v djxl >/dev/null && command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libvips-tools nginx-light curl wrk \
-		libjpeg-turbo-progs libjxl-tools >/dev/null; }
+		libjpeg-turbo-progs libjxl-tools valgrind >/dev/null; }
 	$(RELEASE_BUILD) --product osprey
 	@# A stale build manifest would miss source files added to the root package since, and
 	@# SwiftPM has kept the root package's modules compiled against an older layout of its
@@ -202,6 +202,9 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, NSCache, c
 	$(SWIFT) build -c release --package-path Benchmarks --product osprey
 	python3 Benchmarks/Scripts/compare_startup.py .build/release/osprey Benchmarks/.build/release/osprey $(CORPUS)/pngsuite/basn2c08.png 15
 	taskset -c 0 Benchmarks/.build/release/CodecBenchmark $(BENCH_WORK)/big.jpg 10
+	@# The resampler in process on one core against Pillow-SIMD (AVX2) and libvips 8.18, each from
+	@# PyPI in a virtualenv of its own, with callgrind's instruction counts.
+	python3 Benchmarks/Scripts/compare_resample.py Benchmarks/.build/release/ResampleBenchmark $(BENCH_WORK)/resample 3
 	Benchmarks/.build/release/CacheBenchmark all $(BENCH_WORK)
 	@# The download clients twice: as built above (Swift's runtime and Foundation loaded as shared
 	@# libraries), and with them linked in (--static-swift-stdlib, as Swift servers are deployed).

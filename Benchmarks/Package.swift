@@ -33,6 +33,14 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "ResampleBenchmark",
+            dependencies: [
+                .product(name: "OspreyDomain", package: osprey),
+                .product(name: "OspreyPixels", package: osprey),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "CacheBenchmark",
             dependencies: [
                 .product(name: "OspreyMemoryCache", package: osprey),

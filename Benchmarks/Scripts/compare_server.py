@@ -39,7 +39,8 @@ this VM's drift between minutes.
 
 With OSPREY_BENCH_AGAINST=OTHER_SERVER (another build of osprey-server), the one-photo
 workload also runs four times with each build, alternated (ABBA, BAAB …), and their medians
-are reported: a change's effect on the server, apart from this VM's drift over minutes.
+are reported: a change's effect on the server, apart from this VM's drift over minutes. With
+OSPREY_BENCH_PAIRED_ONLY=1 as well, that is all it runs.
 
 usage: compare_server.py OSPREY_SERVER THUMBOR WORK_DIR [DURATION]
 (pyvips comes from THUMBOR's virtualenv.)
@@ -342,6 +343,13 @@ def paired_builds(argv, other, cache, rounds=4):
     return runs
 
 
+def print_builds(builds):
+    for build, runs in builds.items():
+        print(f"one photo, {build}, alternated: {statistics.median(r for r, _ in runs):.1f} requests/s, "
+              f"{statistics.median(c for _, c in runs):.2f} ms CPU per answer (medians; runs: "
+              + ", ".join(f"{r:.1f}/{c:.2f}" for r, c in runs) + ")")
+
+
 def djpeg_floor(name):
     """Decodes a second of `name` at its reduction's scale, one djpeg per core at once."""
     rounds = 20
@@ -407,6 +415,9 @@ try:
     cache = os.path.join(work, "osprey-cache")
     osprey = [osprey_server, "--port", str(osprey_port), "--allow-unsigned", "--allowed-source",
               f"http://127.0.0.1:{origin_port}/", "--cache-dir", cache]
+    if os.environ.get("OSPREY_BENCH_PAIRED_ONLY") == "1":
+        print_builds(paired_builds(osprey, os.environ["OSPREY_BENCH_AGAINST"], cache))
+        sys.exit(0)
     rows = serve("osprey-server", osprey, osprey_port, "/health", osprey_url, WORKLOADS, cache)
     rows += serve("osprey-server, no reductions (--memory-limit 0)", osprey + ["--memory-limit", "0"], osprey_port, "/health",
                   osprey_url, WORKLOADS, cache)
@@ -451,7 +462,4 @@ conditional, new_size = restart
 print(f"after a restart (median of 15 photos, 3000 px JPEG): a conditional request {conditional:.1f} ms, a new size "
       f"{new_size:.1f} ms: {conditional / new_size:.3f}× the time")
 if builds:
-    for build, runs in builds.items():
-        print(f"one photo, {build}, alternated: {statistics.median(r for r, _ in runs):.1f} requests/s, "
-              f"{statistics.median(c for _, c in runs):.2f} ms CPU per answer (medians; runs: "
-              + ", ".join(f"{r:.1f}/{c:.2f}" for r, c in runs) + ")")
+    print_builds(builds)
