@@ -11,7 +11,7 @@ struct FixedPointResamplerTests {
     /// 640×480 from the middle of three camera photos, decoded by Pillow: real detail at full
     /// resolution, small enough for the float reference in a debug build.
     static let photos: [Image] = {
-        let files = try! ["photos/craft-beer.jpg", "photos/jolla.jpg", "photos/HMD_Nokia_8.3_5G.jpg"].map(Corpus.file)
+        let files = try! ["photos/canon_hdr_NO.jpg", "photos/jolla.jpg", "photos/HMD_Nokia_8.3_5G.jpg"].map(Corpus.file)
         let decoded = try! ReferenceDecoder.decode(files, mode: .pillow)
         return files.map { file in
             let pixels = try! decoded[file.path]!.get()
