@@ -194,6 +194,7 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, Pillow-SIM
 	rm -rf Benchmarks/.build/release.yaml Benchmarks/.build/release/Osprey*.build
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
+	python3 Benchmarks/Scripts/compare_cli_floor.py .build/release/osprey $(BENCH_WORK)/big.jpg 31
 	python3 Benchmarks/Scripts/compare_colour_animation.py .build/release/osprey $(BENCH_WORK)/colour $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_avif_heic.py .build/release/osprey $(BENCH_WORK)/avif $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_jxl.py .build/release/osprey $(BENCH_WORK)/jxl $(BENCH_ROUNDS)

@@ -65,7 +65,6 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
         systemLibrary("CLCMS", pkgConfig: "lcms2", apt: ["liblcms2-dev"]),
-        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CXML", pkgConfig: "libxml-2.0", apt: ["libxml2-dev"]),
@@ -75,6 +74,8 @@ let package = Package(
         .systemLibrary(name: "CAVIF", path: "Modules/C/CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", path: "Modules/C/CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", path: "Modules/C/CJXL", providers: [.apt(["libjxl-dev"])]),
+        // libcurl's headers only: CCurlShims opens the library on the first transfer.
+        .systemLibrary(name: "CCurl", path: "Modules/C/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
@@ -124,12 +125,13 @@ let package = Package(
             path: "Modules/C/CResample"
         ),
 
-        // C wrappers for libcurl's variadic setopt and getinfo.
+        // libcurl opened on the first transfer (CCodecLoader's loader.h), and C wrappers for
+        // its variadic setopt and getinfo.
         .target(
             name: "CCurlShims",
             dependencies: ["CCurl"],
             path: "Modules/C/CCurlShims",
-            linkerSettings: [.linkedLibrary("curl")]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
 
         // MARK: Domain — value types, ports, use cases. No other module of ours, no C.
@@ -343,7 +345,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemLibraryTests",
-            dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CSQLite", "CCrypto", "OspreyTesting"],
+            dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CCurlShims", "CSQLite", "CCrypto", "OspreyTesting"],
             path: "Tests/SystemLibraryTests",
             swiftSettings: swiftSettings
         ),

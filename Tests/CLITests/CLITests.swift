@@ -34,7 +34,7 @@ struct CLITests {
         #expect(output.contains("Example:") && output.contains("osprey " + command.joined(separator: " ")), "\(command)")
     }
 
-    @Test func libavifAndLibheifAreLoadedOnlyForTheFilesThatNeedThem() throws {
+    @Test func libcurlLibavifAndLibheifAreLoadedOnlyForTheWorkThatNeedsThem() throws {
         // glibc's loader names every library it maps when LD_DEBUG=files.
         let trace = ["LD_DEBUG": "files"]
         let jpeg = try Self.run(["info", try Corpus.file("photos/jolla.jpg").path], environment: trace)
@@ -42,6 +42,15 @@ struct CLITests {
         #expect(jpeg.output.contains("file=libjpeg"), "the trace is there")
         #expect(!jpeg.output.contains("file=libavif") && !jpeg.output.contains("file=libheif")
                 && !jpeg.output.contains("file=libdav1d") && !jpeg.output.contains("file=libde265"))
+        #expect(!jpeg.output.contains("file=libcurl") && !jpeg.output.contains("file=libgssapi"), "no HTTP, no libcurl")
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.serve("photo.jpg", try Data(contentsOf: try Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fetched-\(UUID()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let remote = try Self.run(["fetch", server.url("/files/photo.jpg").absoluteString, "-o", output], environment: trace)
+        #expect(remote.status == 0, "\(remote.output.suffix(300))")
+        #expect(remote.output.contains("file=libcurl"))
         let avif = try Self.run(["info", try Corpus.file("avif/immich_10bit-HDR-P3-nclx.avif").path], environment: trace)
         #expect(avif.status == 0)
         #expect(avif.output.contains("file=libavif") && avif.output.contains("file=libdav1d"))

@@ -1,5 +1,6 @@
 import CCrypto
 import CCurl
+import CCurlShims
 import CJPEG
 import CPNG
 import CSQLite
@@ -42,6 +43,7 @@ struct SystemLibrarySmokeTests {
     @Test func libcurlReportsHTTPSupport() throws {
         // CURLVERSION_NOW is a macro naming another constant, which Swift does not import;
         // the fields read here exist since the first version of the struct.
+        #expect(osp_curl_available() == 1, "libcurl opens on first use")
         let info = try #require(curl_version_info(CURLVERSION_TENTH))
         #expect(info.pointee.features & CURL_VERSION_LIBZ != 0, "gzip and deflate are available")
         let protocols = sequence(state: info.pointee.protocols) { cursor -> String? in

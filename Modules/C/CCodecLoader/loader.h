@@ -1,5 +1,5 @@
-// What avif_loader.c and heif_loader.c share: a library opened on first use, and forwarders
-// with the library's own names and signatures that call into it.
+// What the codec loaders here and CCurlShims share: a library opened on first use, and
+// forwarders with the library's own names and signatures that call into it.
 #ifndef OSPREY_LOADER_H
 #define OSPREY_LOADER_H
 
@@ -29,6 +29,8 @@ static inline void osp_missing(const char *library, const char *error) {
 // osp_<lib>_load_error(), and a forwarder for every function FUNCTIONS lists as
 // F(return type, name, (parameters), (arguments)) or V(name, (parameters), (arguments)) for
 // void ones. Every symbol is resolved when the library is opened, once, under pthread_once.
+// OSP_DEFINE_LIBRARY_WITH adds POINTERS, listed as P(name): resolved into `table` with no
+// forwarder, for variadic functions the file calls through `table` itself.
 #define OSP_FIELD(ret, name, params, args) __typeof__(&name) name;
 #define OSP_VOID_FIELD(name, params, args) __typeof__(&name) name;
 #define OSP_RESOLVE(name) \
@@ -38,8 +40,12 @@ static inline void osp_missing(const char *library, const char *error) {
 #define OSP_FORWARD(ret, name, params, args) ret name params { require(); return table.name args; }
 #define OSP_FORWARD_VOID(name, params, args) void name params { require(); table.name args; }
 
-#define OSP_DEFINE_LIBRARY(lib, FUNCTIONS)                                              \
-    static struct { FUNCTIONS(OSP_FIELD, OSP_VOID_FIELD) } table;                       \
+#define OSP_POINTER_FIELD(name) __typeof__(&name) name;
+#define OSP_NO_POINTERS(P)
+#define OSP_DEFINE_LIBRARY(lib, FUNCTIONS) OSP_DEFINE_LIBRARY_WITH(lib, FUNCTIONS, OSP_NO_POINTERS)
+
+#define OSP_DEFINE_LIBRARY_WITH(lib, FUNCTIONS, POINTERS)                               \
+    static struct { FUNCTIONS(OSP_FIELD, OSP_VOID_FIELD) POINTERS(OSP_POINTER_FIELD) } table; \
     static pthread_once_t once = PTHREAD_ONCE_INIT;                                     \
     static int loaded;                                                                  \
     static const char *load_error;                                                      \
@@ -47,6 +53,7 @@ static inline void osp_missing(const char *library, const char *error) {
         void *handle = osp_open_first(names, &load_error);                              \
         if (!handle) return;                                                            \
         FUNCTIONS(OSP_RESOLVE_F, OSP_RESOLVE_V)                                         \
+        POINTERS(OSP_RESOLVE)                                                           \
         loaded = 1;                                                                     \
     }                                                                                   \
     int osp_##lib##_available(void) {                                                   \

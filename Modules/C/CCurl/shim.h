@@ -1,2 +1,2 @@
-// libcurl (the OpenSSL flavour on Debian).
+// libcurl's headers (the OpenSSL flavour on Debian); CCurlShims opens the library itself.
 #include <curl/curl.h>

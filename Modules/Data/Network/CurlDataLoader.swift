@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShims
 import Foundation
 import OspreyDomain
 
@@ -16,19 +16,38 @@ import OspreyDomain
 public final class CurlDataLoader: DataLoading {
     /// Limits, timeouts and retries.
     public let configuration: Configuration
-    let engine: TransferEngine
+    private let buffers: BodyBufferPool
+    /// Started by the first transfer, which opens libcurl: a process that never fetches
+    /// over HTTP never loads it.
+    private let startedEngine = Locked<TransferEngine?>(nil)
 
-    /// Creates a loader and starts its event-loop thread.
+    /// Creates a loader; its event-loop thread starts with the first transfer.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        engine = TransferEngine(configuration: configuration)
+        buffers = BodyBufferPool(idleLimit: configuration.idleBodyBufferLimit)
     }
 
-    deinit { engine.shutdown() }
+    deinit { engine?.shutdown() }
 
     /// The body buffers kept for reuse (``Configuration/idleBodyBufferLimit``), for a
     /// `MemoryBudget` to count among the caches and free first when memory is tight.
-    public var idleBodyBuffers: any MemoryTrimming { engine.buffers }
+    public var idleBodyBuffers: any MemoryTrimming { buffers }
+
+    /// The event loop, once a transfer has started it.
+    var engine: TransferEngine? { startedEngine.withLock { $0 } }
+
+    private func runningEngine(for url: String) throws -> TransferEngine {
+        try startedEngine.withLock { engine in
+            if let engine { return engine }
+            guard osp_curl_available() == 1 else {
+                let reason = osp_curl_load_error().map { String(cString: $0) } ?? "not found"
+                throw DataLoadingError.transport("libcurl could not be loaded: \(reason)", url: url)
+            }
+            let started = TransferEngine(configuration: configuration, buffers: buffers)
+            engine = started
+            return started
+        }
+    }
 
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         try await perform(request, sink: nil, signing: nil, progress: progress)
@@ -72,7 +91,7 @@ public final class CurlDataLoader: DataLoading {
                         throw WriteError(reason: String(cString: strerror(errno)))
                     }
                 }
-                return try await engine.perform(request, sink: sink, signing: signing, progress: progress)
+                return try await runningEngine(for: url).perform(request, sink: sink, signing: signing, progress: progress)
             } catch let failure as AttemptFailure {
                 guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
                     throw failure.error

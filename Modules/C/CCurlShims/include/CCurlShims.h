@@ -6,6 +6,12 @@
 
 #include <curl/curl.h>
 
+/// Opens libcurl if it is not open yet: 1 when it is, else 0 with the reason in
+/// osp_curl_load_error(). The curl_* functions Osprey calls are forwarders defined beside
+/// these wrappers; calling one without libcurl stops the process.
+int osp_curl_available(void);
+const char *osp_curl_load_error(void);
+
 typedef size_t (*osp_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 
 CURLcode osp_curl_setopt_long(CURL *easy, CURLoption option, long value);

@@ -26,10 +26,10 @@ final class TransferEngine: @unchecked Sendable {
     /// `configuration.resolve` as libcurl's list, freed with `defaultHeaders`.
     let resolveList: UnsafeMutablePointer<curl_slist>?
 
-    init(configuration: CurlDataLoader.Configuration) {
+    init(configuration: CurlDataLoader.Configuration, buffers: BodyBufferPool) {
         self.configuration = configuration
         sourceGuard = SourceGuard(addressPolicy: configuration.addressPolicy, sourceFilter: configuration.sourceFilter)
-        buffers = BodyBufferPool(idleLimit: configuration.idleBodyBufferLimit)
+        self.buffers = buffers
         defaultHeaders = Self.defaultHeaderLines.reduce(nil) { curl_slist_append($0, $1.line) }
         resolveList = configuration.resolve.reduce(nil) { curl_slist_append($0, $1) }
         TransferEngine.globalInit
