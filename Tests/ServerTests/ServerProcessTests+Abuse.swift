@@ -88,12 +88,16 @@ extension ServerProcessTests {
 
         // Out of the bucket, or another operation than a GET of an object: refused, never sent.
         let escapes = ["s3://photos/../other/secret.jpg", "s3://photos/%2e%2e/other/secret.jpg", "s3://photos/a/./../../other/secret.jpg",
-                       "s3://photos?list-type=2", "s3://photos/x.jpg?acl", "s3://photos:8080/2026/jolla.jpg", "s3://key:secret@photos/2026/jolla.jpg",
+                       "s3://photos?list-type=2", "s3://photos/x.jpg?", "s3://photos:8080/2026/jolla.jpg", "s3://key:secret@photos/2026/jolla.jpg",
                        "s3://photos/2026/jolla.jpg#x"]
         for source in escapes {
             let answer = try await server.fetch(Abuse.path("rs:fit:64:64", source))
             #expect(answer.status == 404 && answer.body.starts(with: Data("Invalid source URL".utf8)), "\(source): \(String(decoding: answer.body, as: UTF8.self))")
         }
+        // A query is the object's version, as imgproxy reads it: sent as versionId, never as
+        // another operation (the `acl` subresource here).
+        _ = try await server.fetch(Abuse.path("rs:fit:64:64", "s3://photos/x.jpg?acl"))
+        #expect(store.requests.contains { $0.path == "/photos/x.jpg?versionId=acl" } && !store.requests.contains { $0.path.hasSuffix("?acl") })
         // The store's own address is just another URL: refused unless allowed, and never signed.
         #expect(try await server.fetch(Abuse.path("", endpoint + "/photos/2026/jolla.jpg")).status == 404)
         let plain = try await server.fetch(Abuse.path("rs:fit:64:64", endpoint + "/photos/public/plain.jpg"))
@@ -103,7 +107,7 @@ extension ServerProcessTests {
         // A signed request follows no redirect: the credentials go nowhere else.
         #expect(try await server.fetch(Abuse.path("rs:fit:64:64", "s3://photos/moved.jpg")).status == 404)
         #expect(elsewhere.requests.isEmpty)
-        #expect(store.requests.map(\.path).sorted() == ["/photos/2026/jolla.jpg", "/photos/moved.jpg", "/photos/public/plain.jpg"])
+        #expect(store.requests.map(\.path).sorted() == ["/photos/2026/jolla.jpg", "/photos/moved.jpg", "/photos/public/plain.jpg", "/photos/x.jpg?versionId=acl"])
     }
 
     // MARK: Route 3: GIF frames

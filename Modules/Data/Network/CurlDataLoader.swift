@@ -36,7 +36,7 @@ public final class CurlDataLoader: DataLoading {
     /// The event loop, once a transfer has started it.
     var engine: TransferEngine? { startedEngine.withLock { $0 } }
 
-    private func runningEngine(for url: String) throws -> TransferEngine {
+    func runningEngine(for url: String) throws -> TransferEngine {
         try startedEngine.withLock { engine in
             if let engine { return engine }
             guard osp_curl_available() == 1 else {

@@ -8,23 +8,27 @@ import Foundation
 /// let location = try S3Location(URL(string: "s3://photos/2026/a%20b.jpg")!)
 /// location.key    // "2026/a b.jpg"
 /// location.path   // "/photos/2026/a%20b.jpg": path-style, each segment percent-encoded
+/// try S3Location(URL(string: "s3://photos/a.jpg?3HL4kqtJlcpXroDTDmJ")!).versionID  // "3HL4kqtJlcpXroDTDmJ", as imgproxy reads it
 /// ```
 public struct S3Location: Hashable, Sendable {
     /// The bucket: letters, digits, `.`, `-` and `_`, starting with a letter or digit.
     public let bucket: String
     /// The object's key, percent-decoded, without the leading `/`.
     public let key: String
+    /// The object's version: the URL's whole query, percent-decoded, as imgproxy reads
+    /// `s3://bucket/key?version`; `nil` for the latest.
+    public let versionID: String?
 
     /// The location `url` names.
     /// - Throws: ``SourceRefusal/scheme`` for another scheme, ``SourceRefusal/credentials``
-    ///   for a user name or password, ``SourceRefusal/storeURL`` for a port, a query, a
+    ///   for a user name or password, ``SourceRefusal/storeURL`` for a port, an empty query, a
     ///   fragment, an empty or odd bucket, an empty key, or a `.` or `..` segment in the key
     ///   (encoded ones included): a store, or the HTTP library on the way, could read it as
     ///   another object or another operation.
     public init(_ url: URL) throws(SourceRefusal) {
         guard url.scheme?.lowercased() == "s3" else { throw .scheme }
         guard url.user == nil, url.password == nil else { throw .credentials }
-        guard url.port == nil, url.query == nil, url.fragment == nil, let bucket = url.host(percentEncoded: false),
+        guard url.port == nil, url.query != "", url.fragment == nil, let bucket = url.host(percentEncoded: false),
               let first = bucket.unicodeScalars.first, Self.bucketStart.contains(first),
               bucket.unicodeScalars.allSatisfy(Self.bucketCharacters.contains) else { throw .storeURL }
         let key = String(url.path(percentEncoded: false).drop { $0 == "/" })
@@ -32,17 +36,26 @@ public struct S3Location: Hashable, Sendable {
         guard !key.isEmpty, !segments.contains(where: { $0 == "." || $0 == ".." }) else { throw .storeURL }
         self.bucket = bucket
         self.key = key
+        versionID = url.query(percentEncoded: false)
     }
 
     /// The path-style request path, `/bucket/key`, with every key segment percent-encoded
     /// but for RFC 3986's unreserved characters, as S3's signature encodes it.
     public var path: String {
-        "/" + bucket + "/" + key.split(separator: "/", omittingEmptySubsequences: false)
+        "/" + bucket + "/" + encodedKey
+    }
+
+    /// The path's segments after the bucket, each encoded as ``path`` encodes them.
+    public var encodedKey: String {
+        key.split(separator: "/", omittingEmptySubsequences: false)
             .map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! }.joined(separator: "/")
     }
 
-    /// `s3://bucket/key` with the key encoded as ``path`` encodes it: what allow-lists compare.
-    public var url: URL { URL(string: "s3:/" + path)! }
+    /// `versionId=…` for a request of ``versionID``, encoded; `nil` for the latest version.
+    public var versionQuery: String? { versionID.map { "versionId=" + $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! } }
+
+    /// `s3://bucket/key` (and `?version`) encoded as ``path`` encodes them: what allow-lists compare.
+    public var url: URL { URL(string: "s3:/" + path + (versionID.map { "?" + $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! } ?? ""))! }
 
     private static let bucketStart = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     private static let bucketCharacters = bucketStart.union(CharacterSet(charactersIn: ".-_"))

@@ -22,8 +22,6 @@ extension ImgproxyEnvironment {
         "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
         "URL_REPLACEMENTS": "Osprey does not rewrite source URLs",
         "BASE64_URL_INCLUDES_FILENAME": "Osprey reads base64 sources without file names",
-        "S3_ASSUME_ROLE_ARN": "Osprey signs S3 requests with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only",
-        "S3_ASSUME_ROLE_EXTERNAL_ID": "Osprey signs S3 requests with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
         "USE_GCS": "Osprey has no Google Cloud Storage sources",
         "GCS_KEY": "Osprey has no Google Cloud Storage sources",

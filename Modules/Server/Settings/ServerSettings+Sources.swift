@@ -21,11 +21,16 @@ extension ServerSettings {
                       "The folder local:///path sources are read from; none: local sources are refused.") {
             (input) throws(ServerSettingError) in input.service.localRoot = URL(fileURLWithPath: input.text, isDirectory: true)
         },
-        ServerSetting("s3-region", imgproxy: ["IMGPROXY_S3_REGION"], .value("REGION"), "The S3 store's region (else AWS_REGION, else us-east-1).") { _ in },
+        ServerSetting("s3-region", imgproxy: ["IMGPROXY_S3_REGION"], .value("REGION"),
+                      "The S3 store's region (else AWS_REGION, AWS_DEFAULT_REGION or the AWS profile's, else us-west-1 as imgproxy's).") { _ in },
         ServerSetting("s3-endpoint-use-path-style", imgproxy: ["IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE"], .toggle,
-                      "S3 requests name the bucket in the path, as Osprey's always do.") { _ in },
+                      "S3 requests name the bucket in the path (the default); false: in the host name, bucket.endpoint.") { _ in },
+        ServerSetting("s3-assume-role-arn", imgproxy: ["IMGPROXY_S3_ASSUME_ROLE_ARN"], .value("ARN"),
+                      "An IAM role assumed through STS with the credentials found, for S3 requests.") { _ in },
+        ServerSetting("s3-assume-role-external-id", imgproxy: ["IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID"], .value("ID"),
+                      "The external ID the role's trust policy asks for.") { _ in },
         ServerSetting("s3-endpoint", imgproxy: ["IMGPROXY_S3_ENDPOINT"], .value("URL"),
-                      "An S3-compatible endpoint for s3://bucket/key sources, signed with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; it may be on a loopback or private address.") {
+                      "An S3-compatible endpoint for s3://bucket/key sources; it may be on a loopback or private address. Credentials come as AWS's SDKs find them: AWS_ACCESS_KEY_ID, a web identity, a profile, a container or instance role.") {
             (input) throws(ServerSettingError) in if input.source != .imgproxy { try readS3(&input) }
         },
         ServerSetting("use-s3", imgproxy: ["IMGPROXY_USE_S3"], .toggle, "Read s3://bucket/key sources from AWS S3 (or --s3-endpoint).") {
@@ -75,19 +80,31 @@ extension ServerSettings {
         }
     }
 
-    /// The S3 store: the endpoint given (path-style), else AWS's of the region; signed with
-    /// the AWS keys of the environment.
+    /// The S3 store: the endpoint given, else AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, else
+    /// AWS's of the region; signed with what AWS's credential chain finds (nothing is fetched
+    /// before the first request), through the role to assume if one is given.
     @Sendable static func readS3(_ input: inout SettingInput) throws(ServerSettingError) {
         let environment = input.environment
-        let region = input.other("s3-region")?.last ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
-        guard let key = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"] else {
-            throw input.failure("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        let role = input.other("s3-assume-role-arn")?.last.flatMap { $0.isEmpty ? nil : $0 }.map {
+            AWSCredentialChain.RoleToAssume(arn: $0, externalID: input.other("s3-assume-role-external-id")?.last.flatMap { $0.isEmpty ? nil : $0 })
         }
-        let signing = AWSSigning(region: region, accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
-        let endpoint = input.other("s3-endpoint")?.last.map { $0.contains("://") ? $0 : "https://" + $0 } ?? "https://s3.\(region).amazonaws.com"
-        guard let url = URL(string: endpoint) else { throw input.failure("\(endpoint) is not a URL") }
+        let chain: AWSCredentialChain
         do {
-            input.service.s3Store = try S3DataLoader.Store(endpoint: url, signing: signing)
+            chain = try AWSCredentialChain(environment: environment, assuming: role)
+        } catch {
+            throw input.failure(error.description)
+        }
+        let region = input.other("s3-region")?.last.flatMap { $0.isEmpty ? nil : $0 } ?? chain.region ?? "us-west-1"
+        let configured = input.other("s3-endpoint")?.last.flatMap { $0.isEmpty ? nil : $0 }.map { $0.contains("://") ? $0 : "https://" + $0 }
+        let endpoint = configured ?? AWSEndpoints(environment: environment).url(.s3, region: region).absoluteString
+        guard let url = URL(string: endpoint) else { throw input.failure("\(endpoint) is not a URL") }
+        var pathStyle = true
+        if let style = input.other("s3-endpoint-use-path-style")?.last {
+            guard let value = SettingInput.goBool(style) else { throw input.failure("s3-endpoint-use-path-style: \(style) is not a boolean") }
+            pathStyle = value
+        }
+        do {
+            input.service.s3Store = try S3DataLoader.Store(endpoint: url, region: region, credentials: chain, pathStyle: pathStyle)
         } catch {
             throw input.failure(error.description)
         }

@@ -7,6 +7,8 @@ struct CurlOutcome {
     let request: DataRequest
     let completion: CurlCompletion
     let maxRedirects: Int
+    /// A service call's answer is the caller's to read whatever its status.
+    var acceptsAnyStatus = false
 
     func result() -> Result<DataResponse, any Error> {
         let url = request.url.absoluteString
@@ -31,7 +33,7 @@ struct CurlOutcome {
                 freshness: HTTPHeaderParser.freshness(cacheControl: headers["cache-control"], expires: headers["expires"])
             )
             if status == 304 && request.validators != nil { return .success(DataResponse(data: Data(), metadata: metadata)) }
-            guard (200..<300).contains(status) else { return failure(.httpStatus(status, url: url)) }
+            guard (200..<300).contains(status) || acceptsAnyStatus else { return failure(.httpStatus(status, url: url)) }
             return .success(DataResponse(data: completion.body, metadata: metadata))
         case CURLE_PARTIAL_FILE:
             return failure(.truncated(received: Int64(completion.bodyLength), expected: completion.expectedLength ?? -1, url: url))

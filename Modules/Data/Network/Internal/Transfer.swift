@@ -16,6 +16,9 @@ final class Transfer: @unchecked Sendable {
     let followsRedirects: Bool
     /// The credentials an object store's request is signed with.
     let signing: AWSSigning?
+    /// A service call's method and body (`ServiceCall`); `nil` for a GET.
+    let method: String?
+    let payload: Data?
     var continuation: UnsafeContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -50,9 +53,12 @@ final class Transfer: @unchecked Sendable {
     var lastActivity = ContinuousClock.now
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
-         sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool, signing: AWSSigning? = nil) {
+         sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool, signing: AWSSigning? = nil,
+         method: String? = nil, payload: Data? = nil) {
         self.sink = sink
         self.signing = signing
+        self.method = method
+        self.payload = payload
         self.sourceGuard = sourceGuard
         self.followsRedirects = followsRedirects
         self.request = request

@@ -74,7 +74,20 @@ extension TransferEngine {
         let request = transfer.request
         osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
         // A signed request follows no redirect: its credentials are for the store alone.
-        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.signing == nil ? 1 : 0)
+        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.signing == nil && transfer.method == nil ? 1 : 0)
+        // Method and body set every time too: GET unless a service call says otherwise.
+        osp_curl_setopt_long(easy, CURLOPT_NOBODY, transfer.method == "HEAD" ? 1 : 0)
+        osp_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        if let payload = transfer.payload {
+            osp_curl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count))
+            if payload.isEmpty {
+                osp_curl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                _ = payload.withUnsafeBytes { osp_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress!)) }
+            }
+        }
+        let custom = transfer.method.flatMap { $0 == "GET" || $0 == "HEAD" || ($0 == "POST" && transfer.payload != nil) ? nil : $0 }
+        osp_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, custom)
         osp_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, transfer.isHTTPS ? "https" : "http,https")
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         var headers = request.headers

@@ -59,11 +59,15 @@ final class TransferEngine: @unchecked Sendable {
     /// it arrives instead of kept in memory, and the response's `data` is empty. A request
     /// with `signing` goes to the operator's object store: signed, following no redirect, its
     /// address not checked.
-    func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil,
+    /// A `call` goes to a service the operator configured (`ServiceCall`): with its method
+    /// and body, following no redirect, its address not checked, and any status answered.
+    func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil, call: ServiceCall? = nil,
                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+        let operators = signing != nil || call != nil
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink,
-                                sourceGuard: signing == nil ? sourceGuard : SourceGuard(addressPolicy: nil, sourceFilter: nil),
-                                followsRedirects: signing == nil && configuration.maxRedirects > 0, signing: signing)
+                                sourceGuard: operators ? SourceGuard(addressPolicy: nil, sourceFilter: nil) : sourceGuard,
+                                followsRedirects: !operators && configuration.maxRedirects > 0, signing: signing,
+                                method: call?.method, payload: call?.body)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -72,7 +76,8 @@ final class TransferEngine: @unchecked Sendable {
         } onCancel: {
             post { $0.cancelled.append(transfer) }
         }
-        return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects).result().get()
+        return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects,
+                               acceptsAnyStatus: call != nil).result().get()
     }
 
     /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:

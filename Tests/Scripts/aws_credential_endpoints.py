@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""AWS's credential endpoints as their published contracts describe them, on loopback, strict.
+
+- EC2 IMDSv2: PUT /latest/api/token (needs X-aws-ec2-metadata-token-ttl-seconds) gives a
+  session token; GET /latest/meta-data/iam/security-credentials/ and .../<role> answer only
+  with that token in X-aws-ec2-metadata-token (401 otherwise).
+- ECS container endpoint: GET /v2/credentials/<id> answers only with the Authorization
+  header the state file names ("authorization"; none asked when it is null).
+- STS AssumeRoleWithWebIdentity: POST / with the form STS documents; answers only when
+  WebIdentityToken equals the state file's "web_identity_token" and RoleArn its "role_arn".
+
+Every answer gives the credentials of the state file (JSON: access_key_id, secret_access_key,
+session_token, expiration), read again at each request so a test can rotate them. GET
+/__hits answers the count of credential answers given, by endpoint.
+
+usage: aws_credential_endpoints.py PORT STATE_FILE
+"""
+import json, sys, urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+port, state_file = int(sys.argv[1]), sys.argv[2]
+tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0}
+
+
+def state():
+    with open(state_file) as f:
+        return json.load(f)
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, content_type="text/plain"):
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def credentials_json(self):
+        s = state()
+        return json.dumps({"Code": "Success", "Type": "AWS-HMAC", "AccessKeyId": s["access_key_id"],
+                           "SecretAccessKey": s["secret_access_key"], "Token": s["session_token"],
+                           "Expiration": s["expiration"]})
+
+    def do_PUT(self):
+        if self.path != "/latest/api/token":
+            return self.answer(404, "")
+        ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
+        if not ttl or not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
+            return self.answer(400, "missing or invalid TTL")
+        token = f"imds-token-{len(tokens)}"
+        tokens.add(token)
+        self.answer(200, token)
+
+    def do_GET(self):
+        if self.path == "/__hits":
+            return self.answer(200, json.dumps(hits), "application/json")
+        if self.path.startswith("/latest/meta-data/"):
+            if self.headers.get("X-aws-ec2-metadata-token") not in tokens:
+                return self.answer(401, "")
+            if self.path == "/latest/meta-data/iam/security-credentials/":
+                return self.answer(200, "osprey-instance-role")
+            if self.path == "/latest/meta-data/iam/security-credentials/osprey-instance-role":
+                hits["imds"] += 1
+                return self.answer(200, self.credentials_json(), "application/json")
+            return self.answer(404, "")
+        if self.path.startswith("/v2/credentials/"):
+            wanted = state().get("authorization")
+            if wanted is not None and self.headers.get("Authorization") != wanted:
+                return self.answer(403, json.dumps({"message": "bad authorization"}), "application/json")
+            hits["ecs"] += 1
+            return self.answer(200, self.credentials_json(), "application/json")
+        self.answer(404, "")
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        form = urllib.parse.parse_qs(self.rfile.read(length).decode())
+        s = state()
+        one = lambda name: form.get(name, [None])[0]
+        if one("Action") != "AssumeRoleWithWebIdentity" or one("Version") != "2011-06-15":
+            return self.answer(400, "<ErrorResponse><Error><Code>InvalidAction</Code><Message>unknown</Message></Error></ErrorResponse>")
+        if one("WebIdentityToken") != s["web_identity_token"] or one("RoleArn") != s["role_arn"] or not one("RoleSessionName"):
+            return self.answer(403, "<ErrorResponse><Error><Code>AccessDenied</Code><Message>Not authorized to perform "
+                                    "sts:AssumeRoleWithWebIdentity</Message></Error></ErrorResponse>", "text/xml")
+        hits["sts"] += 1
+        self.answer(200, f"""<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleWithWebIdentityResult>
+    <Credentials>
+      <SessionToken>{s["session_token"]}</SessionToken>
+      <SecretAccessKey>{s["secret_access_key"]}</SecretAccessKey>
+      <Expiration>{s["expiration"]}</Expiration>
+      <AccessKeyId>{s["access_key_id"]}</AccessKeyId>
+    </Credentials>
+    <SubjectFromWebIdentityToken>system:serviceaccount:images:osprey</SubjectFromWebIdentityToken>
+  </AssumeRoleWithWebIdentityResult>
+</AssumeRoleWithWebIdentityResponse>""", "text/xml")
+
+
+ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
