@@ -5,17 +5,17 @@ import OspreyTesting
 import Testing
 
 /// Each source of the chain against a real S3 API (moto, signatures checked) and AWS's
-/// credential endpoints as published (`AWSCredentialEndpoints`), or moto's own STS.
+/// credential endpoints as published (`AWSEndpointFakes`), or moto's own STS.
 @Suite("AWS credential chain: each source, end to end", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
 struct AWSCredentialSourcesTests {
     static let photo = Data("the object's bytes".utf8)
 
     /// moto with `photos/a.jpg`, endpoints handing out the role's temporary credentials, and a
     /// HOME without shared files.
-    static func world(expiresIn seconds: TimeInterval = 3600, authorization: String? = nil) throws -> (MotoS3, AWSCredentialEndpoints, [String: String]) {
+    static func world(expiresIn seconds: TimeInterval = 3600, authorization: String? = nil) throws -> (MotoS3, AWSEndpointFakes, [String: String]) {
         let s3 = try MotoS3(bucket: "photos", objects: ["a.jpg": photo])
         let role = s3.roleCredentials
-        let endpoints = try AWSCredentialEndpoints(.init(accessKeyID: role.accessKeyID, secretAccessKey: role.secretAccessKey,
+        let endpoints = try AWSEndpointFakes(.init(accessKeyID: role.accessKeyID, secretAccessKey: role.secretAccessKey,
                                                          sessionToken: role.sessionToken, expiresIn: seconds, authorization: authorization))
         return (s3, endpoints, ["HOME": try AWSCredentialChainTests.home(), "AWS_REGION": "us-east-1"])
     }
@@ -98,26 +98,5 @@ struct AWSCredentialSourcesTests {
             for try await credentials in group { #expect(credentials.accessKeyID == role.accessKeyID) }
         }
         #expect(try endpoints.hits()["ecs"] == 3, "an hour from expiry, kept for every caller")
-    }
-
-    @Test func aVersionIDAsksForThatVersion() async throws {
-        let (s3, endpoints, base) = try Self.world()
-        defer { s3.stop(); endpoints.stop() }
-        let old = try s3.put(Data("first".utf8), at: "v.jpg", in: "photos")
-        _ = try s3.put(Data("second".utf8), at: "v.jpg", in: "photos")
-        let chain = try AWSCredentialChain(environment: base.merging(["AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey]) { $1 })
-        #expect(try await Self.load("s3://photos/v.jpg", from: s3, with: chain) == Data("second".utf8))
-        #expect(try await Self.load("s3://photos/v.jpg?\(old)", from: s3, with: chain) == Data("first".utf8))
-    }
-
-    @Test func bucketsAreAddressedInThePathOrTheHostName() throws {
-        let location = try S3Location(URL(string: "s3://photos/2026/a%20b.jpg?v%2B1")!)
-        let credentials = AWSCredentials(accessKeyID: "AKID", secretAccessKey: "secret")
-        let path = try S3DataLoader.Store(endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!, region: "eu-west-1", credentials: credentials)
-        #expect(path.objectURL(for: location).absoluteString == "https://s3.eu-west-1.amazonaws.com/photos/2026/a%20b.jpg?versionId=v%2B1")
-        let host = try S3DataLoader.Store(endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com/")!, region: "eu-west-1",
-                                          credentials: credentials, pathStyle: false)
-        #expect(host.objectURL(for: location).absoluteString == "https://photos.s3.eu-west-1.amazonaws.com/2026/a%20b.jpg?versionId=v%2B1")
-        #expect(location.versionID == "v+1" && location.url.absoluteString == "s3://photos/2026/a%20b.jpg?v%2B1")
     }
 }

@@ -12,7 +12,7 @@ struct CloudSourcesProcessTests {
         let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
         let s3 = try MotoS3(bucket: "photos", objects: ["2026/jolla.jpg": photo])
         let role = s3.roleCredentials
-        let endpoints = try AWSCredentialEndpoints(.init(accessKeyID: role.accessKeyID, secretAccessKey: role.secretAccessKey,
+        let endpoints = try AWSEndpointFakes(.init(accessKeyID: role.accessKeyID, secretAccessKey: role.secretAccessKey,
                                                          sessionToken: role.sessionToken, expiresIn: 3600))
         defer { s3.stop(); endpoints.stop() }
         let token = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-web-identity-\(UUID().uuidString)")
@@ -35,7 +35,7 @@ struct CloudSourcesProcessTests {
             #expect(answer.status == 200 && (try? Abuse.size(answer.body)) == 64, "\(name): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             #expect(server.stop() == 0, "\(name)")
         }
-        #expect(try endpoints.hits() == ["sts": 1, "ecs": 1, "imds": 1])
+        #expect(try endpoints.hits().filter { !$0.key.hasPrefix("s3") } == ["sts": 1, "ecs": 1, "imds": 1])
     }
 
     @Test func aNamedProfileThatDoesNotExistStopsTheStartWithItsName() async throws {

@@ -96,15 +96,20 @@ extension ServerSettings {
         }
         let region = input.other("s3-region")?.last.flatMap { $0.isEmpty ? nil : $0 } ?? chain.region ?? "us-west-1"
         let configured = input.other("s3-endpoint")?.last.flatMap { $0.isEmpty ? nil : $0 }.map { $0.contains("://") ? $0 : "https://" + $0 }
-        let endpoint = configured ?? AWSEndpoints(environment: environment).url(.s3, region: region).absoluteString
-        guard let url = URL(string: endpoint) else { throw input.failure("\(endpoint) is not a URL") }
+            ?? AWSEndpoints(environment: environment).configured(.s3)?.absoluteString
         var pathStyle = true
         if let style = input.other("s3-endpoint-use-path-style")?.last {
             guard let value = SettingInput.goBool(style) else { throw input.failure("s3-endpoint-use-path-style: \(style) is not a boolean") }
             pathStyle = value
         }
-        do {
-            input.service.s3Store = try S3DataLoader.Store(endpoint: url, region: region, credentials: chain, pathStyle: pathStyle)
+        let url = configured.flatMap(URL.init(string:))
+        if let configured, url == nil { throw input.failure("\(configured) is not a URL") }
+        do throws(S3DataLoader.InvalidEndpoint) {
+            if let url {
+                input.service.s3Store = try S3DataLoader.Store(endpoint: url, region: region, credentials: chain, pathStyle: pathStyle)
+            } else {
+                input.service.s3Store = try S3DataLoader.Store.aws(region: region, credentials: chain, pathStyle: pathStyle)
+            }
         } catch {
             throw input.failure(error.description)
         }

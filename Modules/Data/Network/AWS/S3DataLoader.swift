@@ -35,6 +35,10 @@ public struct S3DataLoader: DataLoading {
         /// imgproxy's `IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE` defaults to; `false`: the bucket
         /// is the host's first label (`https://bucket.host/key`).
         public let pathStyle: Bool
+        /// Whether the endpoint is AWS's own for the region (``aws(region:credentials:pathStyle:)``):
+        /// a bucket in another region is then asked at that region's endpoint; a store at an
+        /// endpoint given keeps it and signs for the bucket's region only.
+        public let isAWSRegional: Bool
 
         /// The store at `endpoint`.
         /// - Throws: ``InvalidEndpoint`` unless `endpoint` is an http or https URL with a host,
@@ -48,6 +52,25 @@ public struct S3DataLoader: DataLoading {
             self.region = region
             self.credentials = credentials
             self.pathStyle = pathStyle
+            isAWSRegional = false
+        }
+
+        /// AWS S3 itself, at the region's endpoint (`https://s3.REGION.amazonaws.com`).
+        public static func aws(region: String, credentials: any AWSCredentialProviding, pathStyle: Bool = true) throws(InvalidEndpoint) -> Store {
+            try Store(endpoint: regionalEndpoint(region), region: region, credentials: credentials, pathStyle: pathStyle, isAWSRegional: true)
+        }
+
+        private init(endpoint: URL, region: String, credentials: any AWSCredentialProviding, pathStyle: Bool, isAWSRegional: Bool) throws(InvalidEndpoint) {
+            guard endpoint.host != nil else { throw InvalidEndpoint(endpoint: endpoint.absoluteString) }
+            self.endpoint = endpoint
+            self.region = region
+            self.credentials = credentials
+            self.pathStyle = pathStyle
+            self.isAWSRegional = isAWSRegional
+        }
+
+        private static func regionalEndpoint(_ region: String) -> URL {
+            URL(string: "https://s3.\(region).amazonaws.com") ?? URL(string: "https://s3.amazonaws.com")!
         }
 
         /// The store at `endpoint`, signed with fixed credentials.
@@ -57,18 +80,27 @@ public struct S3DataLoader: DataLoading {
                                                       sessionToken: signing.sessionToken))
         }
 
-        /// The URL the object at `location` is fetched from.
-        public func objectURL(for location: S3Location) -> URL {
-            var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        /// The URL the object at `location` is fetched from, when its bucket is in `region`
+        /// (by default the store's).
+        public func objectURL(for location: S3Location, in region: String? = nil) -> URL {
+            url(bucket: location.bucket, key: location.encodedKey, query: location.versionQuery, in: region)
+        }
+
+        /// The bucket's own URL, which S3 answers a HEAD on with the bucket's region.
+        func bucketURL(_ bucket: String, in region: String) -> URL { url(bucket: bucket, key: "", query: nil, in: region) }
+
+        private func url(bucket: String, key: String, query: String?, in region: String?) -> URL {
+            let base = isAWSRegional && region != nil && region != self.region ? Self.regionalEndpoint(region!) : endpoint
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             var prefix = components.percentEncodedPath
             while prefix.hasSuffix("/") { prefix.removeLast() }
             if pathStyle {
-                components.percentEncodedPath = prefix + location.path
+                components.percentEncodedPath = prefix + "/" + bucket + (key.isEmpty ? "" : "/" + key)
             } else {
-                components.percentEncodedHost = location.bucket + "." + (components.percentEncodedHost ?? "")
-                components.percentEncodedPath = prefix + "/" + location.encodedKey
+                components.percentEncodedHost = bucket + "." + (components.percentEncodedHost ?? "")
+                components.percentEncodedPath = prefix + "/" + key
             }
-            components.percentEncodedQuery = location.versionQuery
+            components.percentEncodedQuery = query
             return components.url!
         }
     }
@@ -79,6 +111,12 @@ public struct S3DataLoader: DataLoading {
         public let endpoint: String
         public var description: String { "\(endpoint) is not an http or https URL of an S3-compatible store" }
     }
+
+    /// Buckets found in another region than the store's, and theirs.
+    private let bucketRegions = Locked<[String: String]>([:])
+    /// More buckets than an operator's allow-list holds: a client naming many buckets of
+    /// other regions cannot grow the table without end.
+    private static let bucketRegionLimit = 1_000
 
     /// A loader for `store`, fetching through `network`'s engine and limits.
     public init(store: Store, network: CurlDataLoader) {
@@ -96,9 +134,37 @@ public struct S3DataLoader: DataLoading {
         } catch {
             throw DataLoadingError.refused(error, url: request.url.absoluteString)
         }
+        let credentials = try await store.credentials.credentials()
+        let region = bucketRegions.withLock { $0[location.bucket] } ?? store.region
+        do {
+            return try await fetch(request, location, in: region, with: credentials, progress: progress)
+        } catch DataLoadingError.httpStatus(let status, let url) where [301, 307, 400].contains(status) {
+            // S3 answers a request signed for (or sent to) the wrong region with a redirect or
+            // AuthorizationHeaderMalformed; a HEAD of the bucket names its region. Asked once.
+            guard let actual = await self.region(of: location.bucket, askedIn: region, with: credentials), actual != region else {
+                throw DataLoadingError.httpStatus(status, url: url)
+            }
+            bucketRegions.withLock {
+                if $0.count >= Self.bucketRegionLimit { $0.removeAll() }
+                $0[location.bucket] = actual == store.region ? nil : actual
+            }
+            return try await fetch(request, location, in: actual, with: credentials, progress: progress)
+        }
+    }
+
+    private func fetch(_ request: DataRequest, _ location: S3Location, in region: String, with credentials: AWSCredentials,
+                       progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         var object = request
-        object.url = store.objectURL(for: location)
-        let signing = try await store.credentials.credentials().signing(region: store.region)
-        return try await network.perform(object, sink: nil, signing: signing, progress: progress)
+        object.url = store.objectURL(for: location, in: region)
+        return try await network.perform(object, sink: nil, signing: credentials.signing(region: region), progress: progress)
+    }
+
+    /// The region S3 names in `x-amz-bucket-region` for a HEAD of `bucket` (it does whatever
+    /// the status: 200, 301 or 403).
+    private func region(of bucket: String, askedIn region: String, with credentials: AWSCredentials) async -> String? {
+        let call = ServiceCall("HEAD", store.bucketURL(bucket, in: region), signing: credentials.signing(region: region))
+        guard let answer = try? await network.send(call), let named = answer.metadata.headers["x-amz-bucket-region"],
+              !named.isEmpty, named.count <= 64, named.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
+        return named
     }
 }

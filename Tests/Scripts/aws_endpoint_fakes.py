@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""AWS's credential endpoints as their published contracts describe them, on loopback, strict.
+"""AWS's endpoints that moto does not answer, as their published contracts describe them, on
+loopback, strict.
 
 - EC2 IMDSv2: PUT /latest/api/token (needs X-aws-ec2-metadata-token-ttl-seconds) gives a
   session token; GET /latest/meta-data/iam/security-credentials/ and .../<role> answer only
@@ -8,18 +9,21 @@
   header the state file names ("authorization"; none asked when it is null).
 - STS AssumeRoleWithWebIdentity: POST / with the form STS documents; answers only when
   WebIdentityToken equals the state file's "web_identity_token" and RoleArn its "role_arn".
+- S3 for a bucket in another region: GET or HEAD /regional/<bucket>[/<key>] is a bucket in
+  the state file's "bucket_region" (else eu-west-1): a request signed for another region
+  gets S3's 301 PermanentRedirect with x-amz-bucket-region; one signed for it, the object.
 
 Every answer gives the credentials of the state file (JSON: access_key_id, secret_access_key,
 session_token, expiration), read again at each request so a test can rotate them. GET
 /__hits answers the count of credential answers given, by endpoint.
 
-usage: aws_credential_endpoints.py PORT STATE_FILE
+usage: aws_endpoint_fakes.py PORT STATE_FILE
 """
 import json, sys, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0}
+tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "s3 redirected": 0, "s3 answered": 0}
 
 
 def state():
@@ -55,7 +59,34 @@ class Handler(BaseHTTPRequestHandler):
         tokens.add(token)
         self.answer(200, token)
 
+    def regional(self, with_body):
+        region = state().get("bucket_region", "eu-west-1")
+        scope = (self.headers.get("Authorization") or "").split("Credential=")[-1].split(",")[0].split("/")
+        headers = {"x-amz-bucket-region": region}
+        if len(scope) < 5 or scope[2] != region:
+            hits["s3 redirected"] += 1
+            body = (f"<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed "
+                    f"using the specified endpoint.</Message><Endpoint>s3.{region}.amazonaws.com</Endpoint></Error>").encode()
+            status = 301
+        else:
+            hits["s3 answered"] += 1
+            body, status = b"the object in its region", 200
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if with_body:
+            self.wfile.write(body)
+
+    def do_HEAD(self):
+        if self.path.startswith("/regional/"):
+            return self.regional(False)
+        self.answer(404, "")
+
     def do_GET(self):
+        if self.path.startswith("/regional/"):
+            return self.regional(True)
         if self.path == "/__hits":
             return self.answer(200, json.dumps(hits), "application/json")
         if self.path.startswith("/latest/meta-data/"):

@@ -3,11 +3,12 @@ import Glibc
 #endif
 import Foundation
 
-/// AWS's credential endpoints — EC2's IMDSv2, ECS's container endpoint, STS's
-/// `AssumeRoleWithWebIdentity` — as their published contracts describe them, strict about
-/// tokens and headers, on a loopback port (`Tests/Scripts/aws_credential_endpoints.py`). Each
-/// gives the credentials set with ``set(_:)``; ``hits`` counts the answers given.
-public final class AWSCredentialEndpoints: @unchecked Sendable {
+/// AWS's endpoints that moto does not answer — EC2's IMDSv2, ECS's container endpoint, STS's
+/// `AssumeRoleWithWebIdentity` with moto's signature checks on, S3's redirect to a bucket's
+/// region — as their published contracts describe them, strict about tokens and headers, on
+/// a loopback port (`Tests/Scripts/aws_endpoint_fakes.py`). The credential endpoints give the
+/// credentials set with ``set(_:)``; ``hits()`` counts the answers given.
+public final class AWSEndpointFakes: @unchecked Sendable {
     /// What the endpoints hand out and ask for.
     public struct State: Codable, Sendable {
         public var access_key_id: String
@@ -40,14 +41,14 @@ public final class AWSCredentialEndpoints: @unchecked Sendable {
         stateFile = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-aws-endpoints-\(UUID().uuidString).json")
         try JSONEncoder().encode(state).write(to: stateFile)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/aws_credential_endpoints.py").path
+            .appendingPathComponent("Scripts/aws_endpoint_fakes.py").path
         server = try SpawnedServer.onFreePort(startingWithin: 30) { [stateFile] in ["/usr/bin/env", "python3", script, "\($0)", stateFile.path] }
     }
 
     /// Changes what the endpoints hand out from the next request on.
     public func set(_ state: State) throws { try JSONEncoder().encode(state).write(to: stateFile, options: .atomic) }
 
-    /// Credential answers given so far: `imds`, `ecs`, `sts`.
+    /// Answers given so far: `imds`, `ecs`, `sts`, `s3 redirected`, `s3 answered`.
     public func hits() throws -> [String: Int] {
         try JSONDecoder().decode([String: Int].self, from: try CurlGet.run(url + "/__hits").body)
     }

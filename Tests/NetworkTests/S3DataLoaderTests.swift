@@ -1,0 +1,52 @@
+import Foundation
+import OspreyDomain
+@testable import OspreyNetwork
+import OspreyTesting
+import Testing
+
+/// `s3://` objects: how they are addressed, their versions, and buckets in another region.
+@Suite("S3DataLoader", .serialized, .timeLimit(.minutes(Sanitizer.scaled(2))))
+struct S3DataLoaderTests {
+    typealias World = AWSCredentialSourcesTests
+
+    @Test func aVersionIDAsksForThatVersion() async throws {
+        let (s3, endpoints, base) = try World.world()
+        defer { s3.stop(); endpoints.stop() }
+        let old = try s3.put(Data("first".utf8), at: "v.jpg", in: "photos")
+        _ = try s3.put(Data("second".utf8), at: "v.jpg", in: "photos")
+        let chain = try AWSCredentialChain(environment: base.merging(["AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey]) { $1 })
+        #expect(try await World.load("s3://photos/v.jpg", from: s3, with: chain) == Data("second".utf8))
+        #expect(try await World.load("s3://photos/v.jpg?\(old)", from: s3, with: chain) == Data("first".utf8))
+    }
+
+    @Test func bucketsAreAddressedInThePathOrTheHostName() throws {
+        let location = try S3Location(URL(string: "s3://photos/2026/a%20b.jpg?v%2B1")!)
+        let credentials = AWSCredentials(accessKeyID: "AKID", secretAccessKey: "secret")
+        let path = try S3DataLoader.Store(endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!, region: "eu-west-1", credentials: credentials)
+        #expect(path.objectURL(for: location).absoluteString == "https://s3.eu-west-1.amazonaws.com/photos/2026/a%20b.jpg?versionId=v%2B1")
+        let host = try S3DataLoader.Store(endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com/")!, region: "eu-west-1",
+                                          credentials: credentials, pathStyle: false)
+        #expect(host.objectURL(for: location).absoluteString == "https://photos.s3.eu-west-1.amazonaws.com/2026/a%20b.jpg?versionId=v%2B1")
+        #expect(location.versionID == "v+1" && location.url.absoluteString == "s3://photos/2026/a%20b.jpg?v%2B1")
+    }
+
+    @Test func aBucketInAnotherRegionIsAskedThereOnceFound() async throws {
+        let endpoints = try AWSEndpointFakes(.init(accessKeyID: "AKID", secretAccessKey: "secret", sessionToken: "t", expiresIn: 3600))
+        defer { endpoints.stop() }
+        let credentials = AWSCredentials(accessKeyID: "AKIDOSPREY", secretAccessKey: "secret")
+        let store = try S3DataLoader.Store(endpoint: URL(string: endpoints.url + "/regional")!, region: "us-east-1", credentials: credentials)
+        let loader = S3DataLoader(store: store, network: CurlDataLoader())
+        for _ in 0..<2 {
+            let object = try await loader.loadData(for: DataRequest(url: URL(string: "s3://photos/a.jpg")!))
+            #expect(String(decoding: object.data, as: UTF8.self) == "the object in its region")
+        }
+        #expect(try endpoints.hits()["s3 redirected"] == 2, "the first GET and the HEAD that names the region; then none")
+        #expect(try endpoints.hits()["s3 answered"] == 2)
+
+        let aws = try S3DataLoader.Store.aws(region: "us-east-1", credentials: credentials)
+        let location = try S3Location(URL(string: "s3://photos/a.jpg")!)
+        #expect(aws.objectURL(for: location, in: "eu-west-1").absoluteString == "https://s3.eu-west-1.amazonaws.com/photos/a.jpg",
+                "AWS's own endpoint follows the bucket's region; an endpoint given does not")
+        #expect(store.objectURL(for: location, in: "eu-west-1") == store.objectURL(for: location))
+    }
+}
