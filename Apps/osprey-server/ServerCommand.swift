@@ -37,7 +37,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         MemoryTuning.returnLargeBlocksToTheSystem()
-        var (configuration, notices) = try Result { () throws(ServerSettingError) in try ServerSettings.read(arguments: settings) }
+        // imgproxy's env sources (a secret, SSM parameters, a file) are read before the settings.
+        let environment: [String: String]
+        do {
+            environment = try await EnvironmentSources.load(ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var (configuration, notices) = try Result { () throws(ServerSettingError) in try ServerSettings.read(arguments: settings, environment: environment) }
             .mapError { ValidationError($0.description) }.get()
         let (json, level) = (configuration.logsJSON, configuration.logLevel)
         LoggingSystem.bootstrap { label in

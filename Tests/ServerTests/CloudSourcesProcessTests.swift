@@ -38,6 +38,25 @@ struct CloudSourcesProcessTests {
         #expect(try endpoints.hits().filter { !$0.key.hasPrefix("s3") } == ["sts": 1, "ecs": 1, "imds": 1])
     }
 
+    @Test func keysKeptInSecretsManagerAndSSMStartTheServer() async throws {
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        let s3 = try MotoS3(bucket: "photos", objects: ["2026/jolla.jpg": photo])
+        defer { s3.stop() }
+        try s3.putSecret("osprey/prod", "IMGPROXY_KEY=\(ServerProcessTests.key)\nIMGPROXY_SALT=not-the-salt\n")
+        try s3.putParameter("/osprey/prod/IMGPROXY_SALT", ServerProcessTests.salt)
+        try s3.putParameter("/osprey/prod/IMGPROXY_S3_ENDPOINT", s3.endpoint)
+        let server = try await ServerProcess.launch(arguments: ["--development-errors"], environment: [
+            "HOME": try AWSCredentialChainTestsHome.make(), "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": s3.endpoint,
+            "AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey, "IMGPROXY_USE_S3": "true",
+            "IMGPROXY_ENV_AWS_SECRET_ID": "osprey/prod", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH": "/osprey/prod",
+        ])
+        defer { #expect(server.stop() == 0) }
+        let path = try ServerProcessTests.paths([.init(url: "s3://photos/2026/jolla.jpg", width: 64, extension_: "jpg")])[0]
+        let answer = try await server.fetch(path)
+        #expect(answer.status == 200 && (try? Abuse.size(answer.body)) == 64, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(try await server.fetch(Abuse.path("rs:fit:64:64", "s3://photos/2026/jolla.jpg")).status == 403, "the secret's key is in force")
+    }
+
     @Test func aNamedProfileThatDoesNotExistStopsTheStartWithItsName() async throws {
         let home = try AWSCredentialChainTestsHome.make()
         let outcome = try ChildProcess.run(ServerProcess.buildFolder.appendingPathComponent("osprey-server").path, ["health"], environment: [

@@ -27,10 +27,7 @@ extension ImgproxyEnvironment {
         "GCS_KEY": "Osprey has no Google Cloud Storage sources",
         "USE_ABS": "Osprey has no Azure Blob Storage sources",
         "USE_SWIFT": "Osprey has no OpenStack Swift sources",
-        "ENV_AWS_SECRET_ID": "Osprey reads no settings from AWS Secrets Manager",
-        "ENV_AWS_SSM_PARAMETERS_PATH": "Osprey reads no settings from AWS Systems Manager",
         "ENV_GCP_SECRET_ID": "Osprey reads no settings from Google Secret Manager",
-        "ENV_LOCAL_FILE_PATH": "give the file to the container or shell as an env file",
     ]
 
     /// Variables Osprey passes over, and why that changes nothing served: named in one

@@ -74,7 +74,7 @@ public struct ImgproxyEnvironment: Sendable {
     /// imgproxy's variables (without `IMGPROXY_`) that the settings table reads.
     package static let known: Set<String> =
         Set(ServerSettings.table.flatMap(\.imgproxyNames).filter { $0.hasPrefix("IMGPROXY_") }.map { String($0.dropFirst("IMGPROXY_".count)) })
-            .union(acceptedAsOspreyDoes.keys)
+            .union(acceptedAsOspreyDoes.keys).union(EnvironmentSources.variables)
 
     /// Whether a refused variable is set to what Osprey cannot do (a switch set off, or a
     /// value Osprey reads the same way, is not).

@@ -80,6 +80,28 @@ public final class MotoS3: @unchecked Sendable {
         return String(version)
     }
 
+    /// Stores `text` as the Secrets Manager secret `name`.
+    public func putSecret(_ name: String, _ text: String) throws {
+        try python("boto3.client('secretsmanager', **signed).create_secret(Name=sys.argv[1], SecretString=sys.argv[2])", [name, text])
+    }
+
+    /// Stores `value` as the SSM parameter `name`, a SecureString.
+    public func putParameter(_ name: String, _ value: String) throws {
+        try python("boto3.client('ssm', **signed).put_parameter(Name=sys.argv[1], Value=sys.argv[2], Type='SecureString')", [name, value])
+    }
+
+    /// Runs `statement` with boto3 and `signed` (this user's client arguments), arguments from 1.
+    private func python(_ statement: String, _ arguments: [String]) throws {
+        let script = """
+            import boto3, sys
+            endpoint, key, secret = sys.argv.pop(), sys.argv.pop(), sys.argv.pop()
+            signed = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key, aws_secret_access_key=secret)
+            \(statement)
+            """
+        let outcome = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script] + arguments + [secretAccessKey, accessKeyID, endpoint])
+        guard outcome.status == 0 else { throw MotoS3Error.setupFailed(outcome.output) }
+    }
+
     /// Stops the server.
     public func stop() { server.end(SIGTERM) }
 }

@@ -11,9 +11,9 @@ package struct AWSEndpoints: Sendable {
     /// A service as the endpoint variables and AWS's host names call it.
     package struct Service: Sendable {
         /// The suffix of `AWS_ENDPOINT_URL_<…>`: `STS`, `S3`, `SECRETS_MANAGER`, `SSM`.
-        let variable: String
+        package let variable: String
         /// The first label of its host name: `sts`, `s3`, `secretsmanager`, `ssm`.
-        let host: String
+        package let host: String
 
         package static let sts = Service(variable: "STS", host: "sts")
         package static let s3 = Service(variable: "S3", host: "s3")
