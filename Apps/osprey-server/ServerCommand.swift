@@ -59,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
             // Unbuffered, so whoever reads the log (a supervisor, a test) sees it at once.
             FileHandle.standardOutput.write(Data("osprey-server: listening on http://\(host):\(port)/\n\(announced)".utf8))
         }
+        do {
+            configuration.service = try await configuration.service.fetchingWatermark()
+        } catch {
+            throw ValidationError(Self.message(for: error))
+        }
         let app = try Result { () throws(ServerConfigurationError) in try buildApplication(configuration) }
             .mapError { ValidationError(Self.message(for: $0)) }.get()
         try await app.runService()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Osprey
 import OspreyDomain
 
 /// The `osprey` command-line tool: image loading, conversion and cache tools.

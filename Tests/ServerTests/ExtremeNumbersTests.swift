@@ -45,7 +45,7 @@ struct ExtremeNumbersTests {
                     continue
                 }
                 parsed += 1
-                let request = options.imageRequest(source: .url(URL(string: "http://a.example/b.jpg")!), watermark: (mark, "m"), animates: true)
+                let request = options.imageRequest(source: .url(URL(string: "http://a.example/b.jpg")!), watermark: (mark, "m", 1), animates: true)
                 for size in Self.sizes {
                     let result = request.processors.reduce(size) { $1.outputSize(for: $0) }
                     #expect(result.width >= 0 && result.height >= 0 && result.area < .max, "\(segment) on \(size)")

@@ -42,9 +42,6 @@ extension ImageService {
             if let refusal = ServerError.refusal(in: error) { throw refused(request.path.source, refusal) }
             return try await fallback(for: request, failure: ServerError(error), start: start, logger: logger)
         }
-        if let limit = options.security.maxResultDimension, limit > 0, max(encoded.size.width, encoded.size.height) > limit {
-            throw ServerError(.tooLarge, "the result, \(encoded.size.width)×\(encoded.size.height), is over \(limit) pixels a side")
-        }
         Self.record(encoded)
         let lastModified = resolved.lastModified ?? encoded.source?.lastModified
         return answer(with: encoded, to: request, lastModified: lastModified, sourceFacts: sourceFacts, timing: .now - start)

@@ -141,8 +141,18 @@ extension ImageService {
         /// no encoder writes is passed over.
         public var preferredFormats: [ImageFormat]
         /// The watermark `wm` lays over answers, decoded when the service is built; `nil`
-        /// ignores `wm`.
+        /// ignores `wm`. An http(s) URL is fetched once by ``fetchingWatermark()``.
         public var watermark: ImageSource?
+        /// How URLs are read beyond their format: the arguments' separator, file names after
+        /// base64 sources, source replacements, the options allowed.
+        public var urlRules = ImgproxyURLRules()
+        /// The longest side a result may have (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`): a
+        /// larger one is scaled down to fit; `nil`: no bound. A URL's `mrd` may only lower it.
+        public var maxResultDimension: Int?
+        /// Multiplies the opacity each `wm` asks for (imgproxy's `IMGPROXY_WATERMARK_OPACITY`), 0…1.
+        public var watermarkOpacity: Double = 1
+        /// The User-Agent sent to sources; `nil`: Osprey's own.
+        public var sourceUserAgent: String?
         /// Error answers carry their detail (what was fetched, why it failed) instead of the
         /// class's fixed text; for development only.
         public var developmentErrors: Bool

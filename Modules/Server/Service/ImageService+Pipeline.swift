@@ -16,6 +16,13 @@ extension ImageService.Configuration {
         osprey.network.connectTimeout = min(osprey.network.connectTimeout, download)
         osprey.network.maxRetryAfter = min(osprey.network.maxRetryAfter, download / 2)
         osprey.network.maxResponseSize = maxSourceBytes
+        if let agent = sourceUserAgent {
+            let modifier = osprey.network.requestModifier
+            osprey.network.requestModifier = { request in
+                modifier(&request)
+                if request.headers["User-Agent"] == nil { request.headers["User-Agent"] = agent }
+            }
+        }
         osprey.decodingLimits.maxInputBytes = maxSourceBytes
         osprey.decodingLimits.maxPixels = maxSourcePixels
         osprey.decodingLimits.maxFrames = maxAnimationFrames
@@ -92,5 +99,24 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
         case .outOfRange(let text), .unusable(let text): text
         case .missingEncoder(let format): "no encoder writes \(format), which answers may be in"
         }
+    }
+}
+
+extension ImageService.Configuration {
+    /// This configuration with a watermark given as an http or https URL (imgproxy's
+    /// `IMGPROXY_WATERMARK_URL`) fetched, once, as sources are fetched: under the allow-list,
+    /// the address checks and the size limit. Any other watermark is kept as it is.
+    /// - Throws: ``ServerConfigurationError/unusable(_:)`` when the fetch fails.
+    public func fetchingWatermark() async throws(ServerConfigurationError) -> Self {
+        guard case .url(let url)? = watermark, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return self }
+        let bytes: Data
+        do {
+            bytes = try await CurlDataLoader(configuration: pipelineConfiguration.network).loadData(for: DataRequest(url: url)).data
+        } catch {
+            throw .unusable("the watermark \(url.absoluteString): \(error)")
+        }
+        var fetched = self
+        fetched.watermark = .url(URL(string: "data:application/octet-stream;base64," + bytes.base64EncodedString())!)
+        return fetched
     }
 }

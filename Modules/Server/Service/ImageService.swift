@@ -24,7 +24,7 @@ public final class ImageService: Sendable {
     public let configuration: Configuration
     let negotiation: FormatNegotiation
     /// The watermark image and a digest of its pixels, which names it in cache keys.
-    let watermark: (image: Image, name: String)?
+    let watermark: (image: Image, name: String, opacity: Double)?
     /// The disk cache, closed when the server stops.
     let disk: DiskCache?
     /// The requests in the service now, for giving memory back when idle.
@@ -51,7 +51,7 @@ public final class ImageService: Sendable {
         negotiation = FormatNegotiation(auto: configuration.autoFormats, enforced: configuration.enforcedFormats,
                                         preferred: configuration.preferredFormats, codec: codec,
                                         namedOnlyWhenOffered: configuration.formatsNamedOnlyWhenOffered)
-        self.watermark = watermark.map { ($0, ContentDigest.hex($0.pixels)) }
+        self.watermark = watermark.map { ($0, ContentDigest.hex($0.pixels), configuration.watermarkOpacity) }
     }
 
     /// The watermark: a file, or the bytes of a `data:` URL.
@@ -61,7 +61,7 @@ public final class ImageService: Sendable {
             case .file(let path): return try codec.decode(.file(path: path), options: DecodingOptions())
             case .url(let url) where url.scheme?.lowercased() == "data":
                 return try codec.decode(.data(try DataURLLoader.decode(url.absoluteString).data), options: DecodingOptions())
-            case .url(let url): throw ServerConfigurationError.unusable("the watermark \(url.absoluteString): give a file or its bytes")
+            case .url(let url): throw ServerConfigurationError.unusable("the watermark \(url.absoluteString): fetch it first (fetchingWatermark())")
             }
         } catch let error as ServerConfigurationError {
             throw error

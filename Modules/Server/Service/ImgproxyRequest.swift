@@ -45,7 +45,8 @@ package struct ImgproxyRequest: Sendable {
                 throw ImgproxyError.badSignature
             }
             let parsed = try ImgproxyPath(signed, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-                                          baseURL: configuration.baseURL, defaults: defaultOptions(hints: hints, configuration: configuration))
+                                          baseURL: configuration.baseURL, rules: configuration.urlRules,
+                                          defaults: defaultOptions(hints: hints, configuration: configuration))
             if let expires = parsed.options.expires, expires <= now { throw ImgproxyError.expired }
             return parsed
         } catch {
@@ -61,6 +62,7 @@ package struct ImgproxyRequest: Sendable {
         var options = ImgproxyOptions()
         options.keepsColorProfile = configuration.keepsColorProfiles
         options.autoRotates = configuration.autoRotates
+        options.serverMaxResultDimension = configuration.maxResultDimension
         guard configuration.usesClientHints else { return options }
         let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }
         if let dpr = ClientNumber.hint(header(["Sec-CH-DPR", "DPR"]), in: 1e-6...8.0) { options.dpr = dpr }

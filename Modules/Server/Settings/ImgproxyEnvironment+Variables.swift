@@ -2,26 +2,17 @@ extension ImgproxyEnvironment {
     /// Variables refused below unless set to what Osprey does anyway, with that test.
     package static let acceptedAsOspreyDoes: [String: @Sendable (String) -> Bool] = [
         "NETWORK": { ["tcp", "tcp4", "tcp6"].contains($0) },
-        "ARGUMENTS_SEPARATOR": { $0 == ":" },
-        "WATERMARK_OPACITY": { Double($0) == 1 },
     ]
 
     /// Variables that stop the start when set to what Osprey cannot do, and why: each would
     /// change what is served, or who may use the server, if passed over.
     package static let refused: [String: String] = [
         "NETWORK": "Osprey listens on TCP only",
-        "ARGUMENTS_SEPARATOR": "Osprey's URLs separate arguments with `:` only",
-        "WATERMARK_OPACITY": "Osprey lays the watermark at the URL's opacity only",
-        "WATERMARK_URL": "give the watermark as a file or its bytes (--watermark, --watermark-data)",
-        "MAX_RESULT_DIMENSION": "Osprey bounds results by pixels (--max-result-resolution), not by side",
         "MAX_ANIMATION_FRAME_RESOLUTION": "Osprey bounds an animation by its pixels in all (--max-source-resolution)",
-        "ALLOWED_PROCESSING_OPTIONS": "Osprey cannot restrict URLs to some options",
         "IGNORE_SSL_VERIFICATION": "Osprey always verifies sources' certificates",
         "COOKIE_PASSTHROUGH": "Osprey sends no client cookies to sources",
         "COOKIE_PASSTHROUGH_ALL": "Osprey sends no client cookies to sources",
         "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
-        "URL_REPLACEMENTS": "Osprey does not rewrite source URLs",
-        "BASE64_URL_INCLUDES_FILENAME": "Osprey reads base64 sources without file names",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
         "USE_GCS": "Osprey has no Google Cloud Storage sources",
         "GCS_KEY": "Osprey has no Google Cloud Storage sources",
@@ -38,7 +29,6 @@ extension ImgproxyEnvironment {
         "KEEP_ALIVE_TIMEOUT": "Osprey closes idle connections after --idle-timeout",
         "CLIENT_KEEP_ALIVE_TIMEOUT": "Osprey's source connections are libcurl's",
         "SO_REUSEPORT": "one Osprey process serves every core",
-        "USER_AGENT": "Osprey sends its own User-Agent",
         "MAX_SVG_CHECK_BYTES": "Osprey recognises SVG in a source's first 512 bytes",
         "SANITIZE_SVG": "Osprey always sanitises SVG it answers as SVG",
         "SVG_UNLIMITED": "librsvg's limits on the XML it parses stay",

@@ -42,6 +42,18 @@ extension ServerSettings {
         ServerSetting("watermark", imgproxy: ["IMGPROXY_WATERMARK_PATH"], .value("FILE"), "The image `wm` lays over answers.") {
             (input) throws(ServerSettingError) in input.service.watermark = .file(path: input.filePath())
         },
+        ServerSetting("watermark-url", imgproxy: ["IMGPROXY_WATERMARK_URL"], .value("URL"),
+                      "The watermark fetched once at start, as sources are (under the allow-list and address checks).") {
+            (input) throws(ServerSettingError) in
+            guard let url = URL(string: input.text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw input.failure("\(input.text) is not an http or https URL")
+            }
+            input.service.watermark = .url(url)
+        },
+        ServerSetting("watermark-opacity", imgproxy: ["IMGPROXY_WATERMARK_OPACITY"], .value("0…1"),
+                      "Multiplies the opacity each URL's `wm` asks for.", default: { "\($0.service.watermarkOpacity)" }) {
+            (input) throws(ServerSettingError) in input.service.watermarkOpacity = try input.double(0...1)
+        },
         renamed("cors-origin", .value("ORIGIN"), "is now --allow-origin (OSPREY_ALLOW_ORIGIN), as imgproxy names it"),
         renamed("avif", .toggle, "is now --auto-format avif (OSPREY_AUTO_FORMAT)"),
         renamed("jxl", .toggle, "is now --auto-format jxl (OSPREY_AUTO_FORMAT)"),

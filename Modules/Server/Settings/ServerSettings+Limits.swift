@@ -22,6 +22,13 @@ extension ServerSettings {
                       default: { $0.service.maxResultPixels.map { "\($0 / 1_000_000)" } ?? "the source's limit" }) {
             (input) throws(ServerSettingError) in input.service.maxResultPixels = Int(try input.double(0.000001...1_000_000) * 1_000_000)
         },
+        ServerSetting("max-result-dimension", imgproxy: ["IMGPROXY_MAX_RESULT_DIMENSION"], .value("PIXELS"),
+                      "The longest side an answer may have: a larger one is scaled down to fit; 0: none.",
+                      default: { $0.service.maxResultDimension.map { "\($0)" } ?? "none" }) {
+            (input) throws(ServerSettingError) in
+            let side = try input.int(0...1_000_000)
+            input.service.maxResultDimension = side == 0 ? nil : side
+        },
         ServerSetting("max-animation-frames", imgproxy: ["IMGPROXY_MAX_ANIMATION_FRAMES"], .value("N"), "The most frames an animated source may have.",
                       default: { "\($0.service.maxAnimationFrames)" }) {
             (input) throws(ServerSettingError) in input.service.maxAnimationFrames = try input.int(1...100_000)

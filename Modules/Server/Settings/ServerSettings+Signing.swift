@@ -34,6 +34,31 @@ extension ServerSettings {
         ServerSetting("base-url", imgproxy: ["IMGPROXY_BASE_URL"], .value("URL"), "Prepended to every source URL that does not start with it.") {
             (input) throws(ServerSettingError) in input.service.baseURL = input.text
         },
+        ServerSetting("url-replacement", imgproxy: ["IMGPROXY_URL_REPLACEMENTS"], .list("PATTERN=REPLACEMENT"),
+                      "A source prefix rewritten before the base URL and the allow-list (* matches all but /, ${N} the Nth *); repeat, or ; between them.") {
+            (input) throws(ServerSettingError) in
+            var replacements: [ImgproxyURLRules.Replacement] = []
+            for item in input.list(separator: ";") {
+                guard let pairs = ImgproxyURLRules.replacements(item), !pairs.isEmpty else { throw input.failure("\(item) is not pattern=replacement") }
+                replacements += pairs
+            }
+            input.service.urlRules.replacements = replacements
+        },
+        ServerSetting("arguments-separator", imgproxy: ["IMGPROXY_ARGUMENTS_SEPARATOR"], .value("TEXT"),
+                      "What separates an option's name and arguments in URLs.", default: { $0.service.urlRules.argumentsSeparator }) {
+            (input) throws(ServerSettingError) in
+            guard !input.text.isEmpty, !input.text.contains("/") else { throw input.failure("give a separator that is not empty and not /") }
+            input.service.urlRules.argumentsSeparator = input.text
+        },
+        ServerSetting("base64-url-includes-filename", imgproxy: ["IMGPROXY_BASE64_URL_INCLUDES_FILENAME"], .toggle,
+                      "A base64 source may be followed by /file-name.ext, which is dropped.") {
+            (input) throws(ServerSettingError) in input.service.urlRules.base64IncludesFilename = try input.bool()
+        },
+        ServerSetting("allowed-processing-option", imgproxy: ["IMGPROXY_ALLOWED_PROCESSING_OPTIONS"], .list("NAME"),
+                      "An option name URLs may use, as written (rs and resize are two); repeat for more. Others: 404 Invalid URL.",
+                      default: { $0.service.urlRules.allowedOptions.isEmpty ? "all" : nil }) {
+            (input) throws(ServerSettingError) in input.service.urlRules.allowedOptions = Set(input.list())
+        },
         ServerSetting("preset", imgproxy: ["IMGPROXY_PRESETS"], .list("NAME=OPTIONS"),
                       "A preset, as in a URL (thumb=rs:fill:64:64/q:70); repeat for more. `default` applies to every URL.", apply: readPresets),
         ServerSetting("presets-separator", imgproxy: ["IMGPROXY_PRESETS_SEPARATOR"], .value("TEXT"),

@@ -44,6 +44,12 @@ extension ServerSettings {
                       "A bucket s3:// sources may never name; repeat for more.") {
             (input) throws(ServerSettingError) in input.service.s3DeniedBuckets = Set(input.list())
         },
+        ServerSetting("user-agent", imgproxy: ["IMGPROXY_USER_AGENT"], .value("TEXT"),
+                      "The User-Agent sent to sources (%current_version: Osprey's); none: Osprey's own.") {
+            (input) throws(ServerSettingError) in
+            guard !input.text.contains(where: { $0 == "\r" || $0 == "\n" }) else { throw input.failure("a User-Agent is one line") }
+            input.service.sourceUserAgent = input.text.replacingOccurrences(of: "%current_version", with: OspreyVersion.current)
+        },
         ServerSetting("fallback-image-data", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_DATA"], .value("BASE64"), "The fallback image's bytes, in base64.") {
             (input) throws(ServerSettingError) in input.service.fallbackImage = .url(try input.dataURL())
         },

@@ -16,7 +16,7 @@ extension ImgproxyOptions {
     /// The processed image is not kept in memory: the service keeps the encoded answer, and
     /// memory is left for the source's reduction, which serves every other size.
     /// With `animates`, every frame is asked for (within the decoder's frame and pixel limits).
-    func imageRequest(source: ImageSource, watermark: (image: Image, name: String)? = nil, animates: Bool = false) -> ImageRequest {
+    func imageRequest(source: ImageSource, watermark: (image: Image, name: String, opacity: Double)? = nil, animates: Bool = false) -> ImageRequest {
         let scaled = { (side: Int) in PixelSize.length(Double(side) * dpr) }
         // The blur's radius is twice its sigma.
         let radius = { (sigma: Double) in max(1, Int((2 * sigma).rounded())) }
@@ -45,9 +45,13 @@ extension ImgproxyOptions {
             processors.append(.padding(top: sides[0], right: sides[1], bottom: sides[2], left: sides[3], color: background))
         }
         if let background { processors.append(.background(background)) }
-        if let option = self.watermark, let watermark {
+        if var option = self.watermark, let watermark {
+            option.opacity *= watermark.opacity
             processors.append(ImgproxyWatermark(option: option, mark: watermark.image, name: watermark.name, scale: dpr))
         }
+        // A result over the longest side allowed is scaled down to fit, everything on it with it.
+        let bounds = [serverMaxResultDimension, security.maxResultDimension].compactMap { $0 }.filter { $0 > 0 }
+        if let side = bounds.min() { processors.append(.resize(size: PixelSize(width: side, height: side), contentMode: .fit)) }
         request.processors = processors
         if animates && !disablesAnimation { request.frames = .all }
         request.colorHandling = keepsColorProfile ? .preserve : .convertToSRGB

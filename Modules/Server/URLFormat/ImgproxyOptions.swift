@@ -76,6 +76,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var skipProcessing: Set<ImageFormat> = []
     /// Answer the source's bytes as they are.
     package var raw = false
+    /// The server's bound on the result's longest side; the URL's `mrd` may only lower it.
+    package var serverMaxResultDimension: Int?
     /// `da`: the first frame of an animation even where the answer's format could animate.
     package var disablesAnimation = false
     /// The URL's own limits (the service refuses them unless it allows them).
@@ -118,10 +120,14 @@ package struct ImgproxyOptions: Hashable, Sendable {
 
     package init() {}
 
-    /// Applies one `name:arg:arg…` segment; `pr` applies the named `presets`.
-    mutating func apply(_ segment: Substring, presets: ImgproxyPresets) throws(ImgproxyError) {
-        let parts = segment.unicodeScalars.split(separator: ":", omittingEmptySubsequences: false).map { String(Substring($0)) }
+    /// Applies one `name:arg:arg…` segment (`rules` say the separator, and which names a URL
+    /// may use); `pr` applies the named `presets`.
+    mutating func apply(_ segment: Substring, presets: ImgproxyPresets, rules: ImgproxyURLRules = ImgproxyURLRules()) throws(ImgproxyError) {
+        let parts = rules.argumentsSeparator == ":"
+            ? segment.unicodeScalars.split(separator: ":", omittingEmptySubsequences: false).map { String(Substring($0)) }
+            : segment.components(separatedBy: rules.argumentsSeparator)
         let name = parts[0], args = Array(parts.dropFirst())
+        if !rules.allowedOptions.isEmpty, !rules.allowedOptions.contains(name) { throw .unsupported("forbidden processing option \(name)") }
         if name == "pr" || name == "preset" { return try presets.apply(args, to: &self) }
         guard let option = Self.optionsByName[name] else { throw .unsupported("option \(name)") }
         try option.apply(&self, args, name)

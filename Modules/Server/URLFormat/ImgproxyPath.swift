@@ -36,17 +36,17 @@ package struct ImgproxyPath: Sendable {
     /// Parses `path` (as received, percent-encoding kept) over `defaults`, as the initialiser
     /// from a ``Signed`` path does.
     package init(_ path: String, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
-                 defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
-        try self.init(try Signed(path), presets: presets, onlyPresets: onlyPresets, baseURL: baseURL, defaults: defaults)
+                 rules: ImgproxyURLRules = ImgproxyURLRules(), defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
+        try self.init(try Signed(path), presets: presets, onlyPresets: onlyPresets, baseURL: baseURL, rules: rules, defaults: defaults)
     }
 
     /// Parses the options and source of `signed` over `defaults` (what the client's hints
     /// say). The `default` preset applies first; with `onlyPresets`, the first segment
     /// names presets (`a:b`) and nothing else may stand before the source, as imgproxy's
     /// presets-only mode reads URLs. A source not starting with `baseURL` is taken as relative
-    /// to it.
+    /// to it, after `rules`' replacements.
     package init(_ signed: Signed, presets: ImgproxyPresets = .none, onlyPresets: Bool = false, baseURL: String? = nil,
-                 defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
+                 rules: ImgproxyURLRules = ImgproxyURLRules(), defaults: ImgproxyOptions = ImgproxyOptions()) throws(ImgproxyError) {
         signature = signed.signature
         signedPart = signed.signedPart
         let segments = signedPart.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { Substring($0) }
@@ -55,11 +55,11 @@ package struct ImgproxyPath: Sendable {
         var index = 0
         if onlyPresets {
             guard segments.count > 1 else { throw .malformed("no source") }
-            try presets.apply(segments[0].split(separator: ":").map(String.init), to: &options)
+            try presets.apply(segments[0].components(separatedBy: rules.argumentsSeparator), to: &options)
             index = 1
         } else {
-            while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
-                try options.apply(segments[index], presets: presets)
+            while index < segments.count, segments[index] != "plain", segments[index].contains(rules.argumentsSeparator) {
+                try options.apply(segments[index], presets: presets, rules: rules)
                 index += 1
             }
         }
@@ -74,7 +74,7 @@ package struct ImgproxyPath: Sendable {
             guard let decoded = plain.removingPercentEncoding else { throw .malformed("bad percent-encoding") }
             sourceText = decoded
         } else {
-            var encoded = segments[index...].joined()
+            var encoded = (rules.base64IncludesFilename && segments.count - index > 1 ? segments[index..<(segments.count - 1)] : segments[index...]).joined()
             if let dot = encoded.lastIndex(of: ".") {
                 options.format = try ImgproxyOptions.format(String(encoded[encoded.index(after: dot)...]))
                 encoded = String(encoded[..<dot])
@@ -82,6 +82,7 @@ package struct ImgproxyPath: Sendable {
             guard let decoded = Self.base64URLDecoded(encoded) else { throw .malformed("the source is not base64url") }
             sourceText = decoded
         }
+        sourceText = rules.replacingPrefix(of: sourceText)
         if let baseURL, !baseURL.isEmpty, !sourceText.hasPrefix(baseURL) { sourceText = baseURL + sourceText }
         guard let url = URL(string: sourceText), let scheme = url.scheme, url.host?.isEmpty == false || scheme == "local" else {
             throw .malformed("the source is not an absolute URL")
