@@ -143,11 +143,12 @@ LSAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print
 # connections, the pipeline end to end, and the server (its process tests run the server built
 # with TSan). The codecs, pixels and processing work one image per call on one thread; the
 # CLI's batches run on the batch loader, checked in Domain.
-# Of the server's tests it skips imgproxy's options, sources and settings one by one (a request
-# at a time, through code the other server tests run concurrently) and the two that time
+# Of the server's tests it skips imgproxy's options, sources and settings one by one, and the
+# cloud deployments and S3 addressing (a request at a time against moto, through code the other
+# tests run concurrently; the credential cache's concurrent callers stay), and the two that time
 # CPU-heavy work against limits.
 TSAN_TESTS := DomainTests,MemoryCacheTests,DiskCacheTests,NetworkTests,RedisCacheTests,EndToEndTests,ServerTests
-TSAN_SKIP := ServerTests\.(Imgproxy[A-Za-z]*Tests|ExtremeNumbersTests)|aRequestPastItsDeadlineStopsUsingItsWorker|s3SourcesStayInTheirBucket
+TSAN_SKIP := ServerTests\.(Imgproxy[A-Za-z]*Tests|ExtremeNumbersTests|CloudSourcesProcessTests|EnvironmentSourcesTests)|NetworkTests\.S3DataLoaderTests|aRequestPastItsDeadlineStopsUsingItsWorker|s3SourcesStayInTheirBucket
 # AddressSanitizer over everything that touches C or unsafe buffers: the codecs and the C
 # libraries under them, the resampler and the effects, SQLite, libcurl, hiredis, the CLI's
 # programs, the pipeline end to end and the soak. The server's own C (HMAC, the SVG sanitiser)
