@@ -189,7 +189,7 @@ let package = Package(
 
         .target(
             name: "OspreyNetwork",
-            dependencies: ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims"],
+            dependencies: ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims", "CCrypto"],
             path: "Modules/Data/Network",
             swiftSettings: swiftSettings
         ),

@@ -45,6 +45,9 @@ public struct OspreyConfiguration: Sendable {
     /// The S3-compatible store `s3://bucket/key` URLs are fetched from (`S3DataLoader`,
     /// through the network loader); `nil` (the default): `s3` URLs are not fetched.
     public var s3Store: S3DataLoader.Store?
+    /// The Google Cloud Storage `gs://bucket/object` URLs are fetched from (`GCSDataLoader`);
+    /// `nil` (the default): `gs` URLs are not fetched.
+    public var gcsStore: GCSDataLoader.Store?
     /// The most pixels a processed image may have (`ImagePipeline.Configuration
     /// .maxResultPixels`); `nil` (the default): no limit.
     public var maxResultPixels: Int?
@@ -145,6 +148,7 @@ public struct OspreyConfiguration: Sendable {
         let curl = CurlDataLoader(configuration: network)
         var loader = SchemeDataLoader.standard(network: curl, maxFileSize: decodingLimits.maxInputBytes)
         if let s3Store { loader = loader.adding(S3DataLoader(store: s3Store, network: curl), for: "s3") }
+        if let gcsStore { loader = loader.adding(GCSDataLoader(store: gcsStore, network: curl), for: "gs") }
         let encodedMemory = encodedMemoryLimit > 0 ? MemoryDataCache(costLimit: encodedMemoryLimit) : nil
         var configuration = ImagePipeline.Configuration(
             dataLoader: loaders.reduce(loader) { $0.adding($1.value, for: $1.key) },

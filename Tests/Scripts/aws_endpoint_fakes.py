@@ -20,7 +20,9 @@ session_token, expiration), read again at each request so a test can rotate them
 usage: aws_endpoint_fakes.py PORT STATE_FILE
 """
 import json, sys, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from strict_http import StrictHandler
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
 tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "s3 redirected": 0, "s3 answered": 0}
@@ -31,17 +33,9 @@ def state():
         return json.load(f)
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body, content_type="text/plain"):
-        data = body.encode() if isinstance(body, str) else body
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+class Handler(StrictHandler):
+    def answer(self, status, body, content_type="text/plain", headers=None):
+        super().answer(status, body, content_type, headers)
 
     def credentials_json(self):
         s = state()
@@ -59,34 +53,25 @@ class Handler(BaseHTTPRequestHandler):
         tokens.add(token)
         self.answer(200, token)
 
-    def regional(self, with_body):
+    def regional(self):
         region = state().get("bucket_region", "eu-west-1")
         scope = (self.headers.get("Authorization") or "").split("Credential=")[-1].split(",")[0].split("/")
-        headers = {"x-amz-bucket-region": region}
         if len(scope) < 5 or scope[2] != region:
             hits["s3 redirected"] += 1
             body = (f"<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed "
-                    f"using the specified endpoint.</Message><Endpoint>s3.{region}.amazonaws.com</Endpoint></Error>").encode()
-            status = 301
-        else:
-            hits["s3 answered"] += 1
-            body, status = b"the object in its region", 200
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if with_body:
-            self.wfile.write(body)
+                    f"using the specified endpoint.</Message><Endpoint>s3.{region}.amazonaws.com</Endpoint></Error>")
+            return self.answer(301, body, "application/xml", {"x-amz-bucket-region": region})
+        hits["s3 answered"] += 1
+        self.answer(200, "the object in its region", "application/octet-stream", {"x-amz-bucket-region": region})
 
     def do_HEAD(self):
         if self.path.startswith("/regional/"):
-            return self.regional(False)
+            return self.regional()
         self.answer(404, "")
 
     def do_GET(self):
         if self.path.startswith("/regional/"):
-            return self.regional(True)
+            return self.regional()
         if self.path == "/__hits":
             return self.answer(200, json.dumps(hits), "application/json")
         if self.path.startswith("/latest/meta-data/"):

@@ -57,6 +57,28 @@ struct CloudSourcesProcessTests {
         #expect(try await server.fetch(Abuse.path("rs:fit:64:64", "s3://photos/2026/jolla.jpg")).status == 403, "the secret's key is in force")
     }
 
+    @Test func gcsStartsWithAnEmulatorOrAServiceAccountKeyAndAnswers() async throws {
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        let emulator = try GCSEmulator(bucket: "photos", objects: ["2026/jolla.jpg": photo])
+        let fakes = try GCPEndpointFakes(object: photo)
+        defer { emulator.stop(); fakes.stop() }
+        let deployments: [(String, [String: String])] = [
+            ("an emulator", ["IMGPROXY_USE_GCS": "true", "STORAGE_EMULATOR_HOST": emulator.host]),
+            ("a service account key", ["IMGPROXY_GCS_KEY": fakes.serviceAccountKey, "IMGPROXY_GCS_ENDPOINT": fakes.url + "/storage/v1"]),
+        ]
+        for (name, variables) in deployments {
+            let server = try await Abuse.server([], environment: variables)
+            let answer = try await server.fetch(Abuse.path("rs:fit:64:64", "gs://photos/2026/jolla.jpg"))
+            #expect(answer.status == 200 && (try? Abuse.size(answer.body)) == 64, "\(name): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            #expect(server.stop() == 0, "\(name)")
+        }
+        let listed = try await Abuse.server([], environment: ["IMGPROXY_USE_GCS": "true", "STORAGE_EMULATOR_HOST": emulator.host,
+                                                              "IMGPROXY_GCS_ALLOWED_BUCKETS": "archive"])
+        #expect(try await listed.fetch(Abuse.path("rs:fit:64:64", "gs://photos/2026/jolla.jpg")).status == 404, "imgproxy v4's bucket list")
+        #expect(listed.stop() == 0)
+        #expect(try fakes.hits()["oauth"] == 1)
+    }
+
     @Test func aNamedProfileThatDoesNotExistStopsTheStartWithItsName() async throws {
         let home = try AWSCredentialChainTestsHome.make()
         let outcome = try ChildProcess.run(ServerProcess.buildFolder.appendingPathComponent("osprey-server").path, ["health"], environment: [

@@ -75,7 +75,7 @@ public final class CurlDataLoader: DataLoading {
     }
 
     /// Runs `request` with retries; with `signing`, signed for an object store (``S3DataLoader``).
-    func perform(_ request: DataRequest, sink: Int32?, signing: AWSSigning?,
+    func perform(_ request: DataRequest, sink: Int32?, signing: AWSSigning?, toOperator: Bool = false,
                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         var request = request
         configuration.requestModifier(&request)
@@ -91,7 +91,7 @@ public final class CurlDataLoader: DataLoading {
                         throw WriteError(reason: String(cString: strerror(errno)))
                     }
                 }
-                return try await runningEngine(for: url).perform(request, sink: sink, signing: signing, progress: progress)
+                return try await runningEngine(for: url).perform(request, sink: sink, signing: signing, toOperator: toOperator, progress: progress)
             } catch let failure as AttemptFailure {
                 guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
                     throw failure.error

@@ -20,4 +20,12 @@ package struct ServiceCall: Sendable {
         self.body = body
         self.signing = signing
     }
+
+    /// `application/x-www-form-urlencoded` text of `parameters`, in their order (STS's query
+    /// API, OAuth's token endpoint).
+    package static func form(_ parameters: [(String, String)]) -> String {
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        return parameters.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: unreserved)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: unreserved)!)" }
+            .joined(separator: "&")
+    }
 }

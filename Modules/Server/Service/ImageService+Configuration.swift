@@ -43,6 +43,11 @@ extension ImageService {
         /// The S3-compatible store `s3://bucket/key` sources are fetched from, signed; `nil`
         /// refuses them.
         public var s3Store: S3DataLoader.Store?
+        /// Google Cloud Storage, for `gs://bucket/object` sources; `nil`: they are refused.
+        public var gcsStore: GCSDataLoader.Store?
+        /// imgproxy v4's `IMGPROXY_GCS_ALLOWED_BUCKETS` and `_DENIED_BUCKETS`.
+        public var gcsAllowedBuckets: Set<String> = []
+        public var gcsDeniedBuckets: Set<String> = []
         /// The only buckets `s3://` sources may name; empty: any.
         public var s3AllowedBuckets: Set<String>
         /// Buckets `s3://` sources may never name.

@@ -28,6 +28,7 @@ extension ImageService.Configuration {
         osprey.decodingLimits.maxFrames = maxAnimationFrames
         osprey.maxResultPixels = maxResultPixels ?? maxSourcePixels
         osprey.s3Store = s3Store
+        osprey.gcsStore = gcsStore
         osprey.encodedMemoryLimit = answerMemoryLimit
         osprey.memoryBudget = maxMemory
         // A request waits for room at most half its deadline, so it is told to come back

@@ -44,6 +44,23 @@ extension ServerSettings {
                       "A bucket s3:// sources may never name; repeat for more.") {
             (input) throws(ServerSettingError) in input.service.s3DeniedBuckets = Set(input.list())
         },
+        ServerSetting("gcs-endpoint", imgproxy: ["IMGPROXY_GCS_ENDPOINT"], .value("URL"),
+                      "Google Cloud Storage's JSON API for gs://bucket/object sources (an emulator's); else STORAGE_EMULATOR_HOST's or Google's.") { _ in },
+        ServerSetting("gcs-key", imgproxy: ["IMGPROXY_GCS_KEY"], .value("JSON"),
+                      "A service account's JSON key for gs:// sources (it turns them on, as imgproxy's); else GOOGLE_APPLICATION_CREDENTIALS, else the metadata server.") {
+            (input) throws(ServerSettingError) in if !input.text.isEmpty { try readGCS(&input) }
+        },
+        ServerSetting("use-gcs", imgproxy: ["IMGPROXY_USE_GCS"], .toggle, "Read gs://bucket/object sources from Google Cloud Storage.") {
+            (input) throws(ServerSettingError) in if try input.bool() { try readGCS(&input) }
+        },
+        ServerSetting("gcs-allowed-bucket", osprey: "GCS_ALLOWED_BUCKETS", imgproxy: ["IMGPROXY_GCS_ALLOWED_BUCKETS"], .list("BUCKET"),
+                      "A bucket gs:// sources may name; repeat for more.", default: { $0.service.gcsAllowedBuckets.isEmpty ? "any" : nil }) {
+            (input) throws(ServerSettingError) in input.service.gcsAllowedBuckets = Set(input.list())
+        },
+        ServerSetting("gcs-denied-bucket", osprey: "GCS_DENIED_BUCKETS", imgproxy: ["IMGPROXY_GCS_DENIED_BUCKETS"], .list("BUCKET"),
+                      "A bucket gs:// sources may never name; repeat for more.") {
+            (input) throws(ServerSettingError) in input.service.gcsDeniedBuckets = Set(input.list())
+        },
         ServerSetting("user-agent", imgproxy: ["IMGPROXY_USER_AGENT"], .value("TEXT"),
                       "The User-Agent sent to sources (%current_version: Osprey's); none: Osprey's own.") {
             (input) throws(ServerSettingError) in
@@ -118,6 +135,24 @@ extension ServerSettings {
             }
         } catch {
             throw input.failure(error.description)
+        }
+    }
+
+    /// Google Cloud Storage: the endpoint given (else STORAGE_EMULATOR_HOST's or Google's),
+    /// authorised by the key given or found as Google's libraries find one (nothing is
+    /// fetched before the first request).
+    @Sendable static func readGCS(_ input: inout SettingInput) throws(ServerSettingError) {
+        let key = input.other("gcs-key")?.last.flatMap { $0.isEmpty ? nil : $0 }
+        let endpointText = input.other("gcs-endpoint")?.last.flatMap { $0.isEmpty ? nil : $0 }
+        let endpoint = endpointText.flatMap(URL.init(string:))
+        if let endpointText, endpoint == nil { throw input.failure("\(endpointText) is not a URL") }
+        do {
+            let credentials = try GCSCredentials(key: key, environment: input.environment)
+            input.service.gcsStore = try GCSDataLoader.Store(endpoint: endpoint, credentials: credentials, environment: input.environment)
+        } catch let error as GCSCredentialError {
+            throw input.failure(error.description)
+        } catch {
+            throw input.failure("\(error)")
         }
     }
 }

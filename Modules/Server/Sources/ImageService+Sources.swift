@@ -21,25 +21,28 @@ extension ImageService {
             return try localFile(url, under: root)
         case "s3":
             guard configuration.s3Store != nil else { throw refused(url, .scheme) }
-            // Checked and fetched as the object it names: the S3 loader builds its request from
-            // the same bucket and key.
-            let location: S3Location
-            do {
-                location = try S3Location(url)
-            } catch {
-                throw refused(url, error)
-            }
-            if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw refused(url, refusal) }
-            // imgproxy's bucket lists.
-            if !configuration.s3AllowedBuckets.isEmpty && !configuration.s3AllowedBuckets.contains(location.bucket)
-                || configuration.s3DeniedBuckets.contains(location.bucket) {
-                throw refused(url, .notAllowed)
-            }
-            return ResolvedSource(source: .url(location.url), lastModified: nil)
+            return try storeObject(url, allowed: configuration.s3AllowedBuckets, denied: configuration.s3DeniedBuckets)
+        case "gs":
+            guard configuration.gcsStore != nil else { throw refused(url, .scheme) }
+            return try storeObject(url, allowed: configuration.gcsAllowedBuckets, denied: configuration.gcsDeniedBuckets)
         default:
             if let refusal = configuration.sources.refusal(for: url) { throw refused(url, refusal) }
             return ResolvedSource(source: .url(url), lastModified: nil)
         }
+    }
+
+    /// An object store's source, checked and fetched as the object it names (the store's
+    /// loader builds its request from the same bucket and key), within imgproxy's bucket lists.
+    private func storeObject(_ url: URL, allowed: Set<String>, denied: Set<String>) throws(ServerError) -> ResolvedSource {
+        let location: S3Location
+        do {
+            location = try S3Location(url, scheme: url.scheme?.lowercased() ?? "")
+        } catch {
+            throw refused(url, error)
+        }
+        if let refusal = configuration.sources.refusal(forStoreSource: location.url) { throw refused(url, refusal) }
+        if !allowed.isEmpty && !allowed.contains(location.bucket) || denied.contains(location.bucket) { throw refused(url, .notAllowed) }
+        return ResolvedSource(source: .url(location.url), lastModified: nil)
     }
 
     /// Whether a `..` in `path` climbs above the folder it starts in.

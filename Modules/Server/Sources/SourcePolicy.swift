@@ -31,9 +31,9 @@ public struct SourcePolicy: Sendable {
     public func refusal(forStoreSource url: URL) -> SourceRefusal? {
         if url.user != nil || url.password != nil { return .credentials }
         var url = url
-        if url.scheme?.lowercased() == "s3" {
+        if let scheme = url.scheme?.lowercased(), scheme == "s3" || scheme == "gs" {
             do {
-                url = try S3Location(url).url
+                url = try S3Location(url, scheme: scheme).url
             } catch {
                 return error
             }

@@ -37,13 +37,4 @@ enum AWSAnswer {
         return AWSCredentials(accessKeyID: key, secretAccessKey: secret, sessionToken: token,
                               expiration: (object["Expiration"] as? String).flatMap(date))
     }
-
-    /// `application/x-www-form-urlencoded` text of `parameters`, in their order.
-    static func form(_ parameters: [(String, String)]) -> String {
-        parameters.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
-    }
-
-    static func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved)! }
-
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 }

@@ -37,7 +37,7 @@ public final class AWSCredentialChain: AWSCredentialProviding {
     public let region: String?
     let source: AWSCredentialSource
     private let context: AWSCredentialSource.Context
-    private let cache = AWSCredentialCache(margin: 5 * 60)
+    private let cache = RenewingCache<AWSCredentials>(margin: 5 * 60) { $0.expiration }
 
     /// Chooses the source from `environment` and the shared files; fetches nothing yet.
     /// - Parameter network: the loader the credential services are called through; by
@@ -63,6 +63,6 @@ public final class AWSCredentialChain: AWSCredentialProviding {
 
     public func credentials() async throws -> AWSCredentials {
         let source = source, context = context
-        return try await cache.credentials { try await source.fetch(context) }
+        return try await cache.value { try await source.fetch(context) }
     }
 }

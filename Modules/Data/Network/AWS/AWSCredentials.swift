@@ -20,11 +20,6 @@ public struct AWSCredentials: Sendable, Hashable {
     public func signing(region: String, service: String = "s3") -> AWSSigning {
         AWSSigning(region: region, service: service, accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken)
     }
-
-    /// Whether they expire within `margin` of `now` (never, for long-term keys).
-    func expires(within margin: TimeInterval, of now: Date = Date()) -> Bool {
-        expiration.map { $0.timeIntervalSince(now) < margin } ?? false
-    }
 }
 
 extension AWSCredentials: AWSCredentialProviding {

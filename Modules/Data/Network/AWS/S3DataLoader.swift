@@ -128,12 +128,7 @@ public struct S3DataLoader: DataLoading {
     ///   and a key (`S3Location`), ``AWSCredentialError`` when no credentials can be had, else
     ///   what the transfer throws (a missing object is `httpStatus(404, …)`).
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        let location: S3Location
-        do {
-            location = try S3Location(request.url)
-        } catch {
-            throw DataLoadingError.refused(error, url: request.url.absoluteString)
-        }
+        let location = try S3Location.source(request.url, scheme: "s3")
         let credentials = try await store.credentials.credentials()
         let region = bucketRegions.withLock { $0[location.bucket] } ?? store.region
         do {

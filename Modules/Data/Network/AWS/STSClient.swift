@@ -21,7 +21,7 @@ struct STSClient: Sendable {
 
     private func call(_ action: String, _ parameters: [(String, String)], signing: AWSSigning?) async throws(AWSCredentialError) -> AWSCredentials {
         let service = "STS \(action) at \(endpoint.absoluteString)"
-        let body = AWSAnswer.form([("Action", action), ("Version", "2011-06-15")] + parameters)
+        let body = ServiceCall.form([("Action", action), ("Version", "2011-06-15")] + parameters)
         let answer: DataResponse
         do {
             answer = try await network.send(ServiceCall("POST", endpoint, headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"],

@@ -16,6 +16,9 @@ final class Transfer: @unchecked Sendable {
     let followsRedirects: Bool
     /// The credentials an object store's request is signed with.
     let signing: AWSSigning?
+    /// Whether the request goes to the operator's own service (signed, a `ServiceCall`, or an
+    /// object store's): no redirect followed, no address checked.
+    let toOperator: Bool
     /// A service call's method and body (`ServiceCall`); `nil` for a GET.
     let method: String?
     let payload: Data?
@@ -54,8 +57,9 @@ final class Transfer: @unchecked Sendable {
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
          sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool, signing: AWSSigning? = nil,
-         method: String? = nil, payload: Data? = nil) {
+         toOperator: Bool = false, method: String? = nil, payload: Data? = nil) {
         self.sink = sink
+        self.toOperator = toOperator
         self.signing = signing
         self.method = method
         self.payload = payload

@@ -74,7 +74,7 @@ extension TransferEngine {
         let request = transfer.request
         osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
         // A signed request follows no redirect: its credentials are for the store alone.
-        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.signing == nil && transfer.method == nil ? 1 : 0)
+        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.toOperator ? 0 : 1)
         // Method and body set every time too: GET unless a service call says otherwise.
         osp_curl_setopt_long(easy, CURLOPT_NOBODY, transfer.method == "HEAD" ? 1 : 0)
         osp_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)

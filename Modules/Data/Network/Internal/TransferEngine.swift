@@ -61,13 +61,15 @@ final class TransferEngine: @unchecked Sendable {
     /// address not checked.
     /// A `call` goes to a service the operator configured (`ServiceCall`): with its method
     /// and body, following no redirect, its address not checked, and any status answered.
-    func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil, call: ServiceCall? = nil,
+    /// A request `toOperator`'s service (an object store authorised by a header) is sent as a
+    /// signed one is.
+    func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil, call: ServiceCall? = nil, toOperator: Bool = false,
                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
-        let operators = signing != nil || call != nil
+        let operators = signing != nil || call != nil || toOperator
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink,
                                 sourceGuard: operators ? SourceGuard(addressPolicy: nil, sourceFilter: nil) : sourceGuard,
                                 followsRedirects: !operators && configuration.maxRedirects > 0, signing: signing,
-                                method: call?.method, payload: call?.body)
+                                toOperator: operators, method: call?.method, payload: call?.body)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
