@@ -148,7 +148,7 @@ LSAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print
 # tests run concurrently; the credential cache's concurrent callers stay), and the two that time
 # CPU-heavy work against limits.
 TSAN_TESTS := DomainTests,MemoryCacheTests,DiskCacheTests,NetworkTests,RedisCacheTests,EndToEndTests,ServerTests
-TSAN_SKIP := ServerTests\.(Imgproxy[A-Za-z]*Tests|ExtremeNumbersTests|CloudSourcesProcessTests|EnvironmentSourcesTests)|NetworkTests\.(S3DataLoaderTests|GCSDataLoaderTests)|aRequestPastItsDeadlineStopsUsingItsWorker|s3SourcesStayInTheirBucket
+TSAN_SKIP := ServerTests\.(Imgproxy[A-Za-z]*Tests|ExtremeNumbersTests|CloudSourcesProcessTests|EnvironmentSourcesTests)|NetworkTests\.(S3DataLoaderTests|GCSDataLoaderTests|ABSDataLoaderTests)|aRequestPastItsDeadlineStopsUsingItsWorker|s3SourcesStayInTheirBucket
 # AddressSanitizer over everything that touches C or unsafe buffers: the codecs and the C
 # libraries under them, the resampler and the effects, SQLite, libcurl, hiredis, the CLI's
 # programs, the pipeline end to end and the soak. The server's own C (HMAC, the SVG sanitiser)

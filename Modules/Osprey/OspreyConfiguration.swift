@@ -48,6 +48,9 @@ public struct OspreyConfiguration: Sendable {
     /// The Google Cloud Storage `gs://bucket/object` URLs are fetched from (`GCSDataLoader`);
     /// `nil` (the default): `gs` URLs are not fetched.
     public var gcsStore: GCSDataLoader.Store?
+    /// The Azure Blob Storage account `abs://container/blob` URLs are fetched from
+    /// (`ABSDataLoader`); `nil` (the default): `abs` URLs are not fetched.
+    public var absStore: ABSDataLoader.Store?
     /// The most pixels a processed image may have (`ImagePipeline.Configuration
     /// .maxResultPixels`); `nil` (the default): no limit.
     public var maxResultPixels: Int?
@@ -149,6 +152,7 @@ public struct OspreyConfiguration: Sendable {
         var loader = SchemeDataLoader.standard(network: curl, maxFileSize: decodingLimits.maxInputBytes)
         if let s3Store { loader = loader.adding(S3DataLoader(store: s3Store, network: curl), for: "s3") }
         if let gcsStore { loader = loader.adding(GCSDataLoader(store: gcsStore, network: curl), for: "gs") }
+        if let absStore { loader = loader.adding(ABSDataLoader(store: absStore, network: curl), for: "abs") }
         let encodedMemory = encodedMemoryLimit > 0 ? MemoryDataCache(costLimit: encodedMemoryLimit) : nil
         var configuration = ImagePipeline.Configuration(
             dataLoader: loaders.reduce(loader) { $0.adding($1.value, for: $1.key) },

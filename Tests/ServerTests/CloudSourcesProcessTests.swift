@@ -79,6 +79,20 @@ struct CloudSourcesProcessTests {
         #expect(try fakes.hits()["oauth"] == 1)
     }
 
+    @Test func azureBlobStorageStartsWithTheAccountKeyOrAManagedIdentityAndAnswers() async throws {
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        let fakes = try AzureEndpointFakes(object: photo)
+        defer { fakes.stop() }
+        let common = ["IMGPROXY_USE_ABS": "true", "IMGPROXY_ABS_NAME": AzureEndpointFakes.account, "IMGPROXY_ABS_ENDPOINT": fakes.endpoint]
+        for variables in [["IMGPROXY_ABS_KEY": AzureEndpointFakes.accountKey], ["AZURE_IMDS_ENDPOINT": fakes.url]] {
+            let server = try await Abuse.server([], environment: common.merging(variables) { $1 })
+            let answer = try await server.fetch(Abuse.path("rs:fit:64:64", "abs://photos/2026/jolla.jpg"))
+            #expect(answer.status == 200 && (try? Abuse.size(answer.body)) == 64, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            #expect(server.stop() == 0)
+        }
+        #expect(try fakes.hits()["shared key"] == 1 && fakes.hits()["imds"] == 1)
+    }
+
     @Test func aNamedProfileThatDoesNotExistStopsTheStartWithItsName() async throws {
         let home = try AWSCredentialChainTestsHome.make()
         let outcome = try ChildProcess.run(ServerProcess.buildFolder.appendingPathComponent("osprey-server").path, ["health"], environment: [

@@ -49,7 +49,7 @@ struct ImgproxyEnvironmentTests {
     }
 
     @Test func whatCannotBeHonouredStopsTheStartOrIsNamed() throws {
-        for (name, value) in [("IMGPROXY_URL_REPLACEMENTS", "no-equals-sign"), ("IMGPROXY_USE_ABS", "true"), ("IMGPROXY_ARGUMENTS_SEPARATOR", "/"),
+        for (name, value) in [("IMGPROXY_URL_REPLACEMENTS", "no-equals-sign"), ("IMGPROXY_USE_SWIFT", "true"), ("IMGPROXY_ARGUMENTS_SEPARATOR", "/"),
                               ("IMGPROXY_WATERMARK_OPACITY", "1.5"), ("IMGPROXY_NETWORK", "unix"), ("IMGPROXY_IGNORE_SSL_VERIFICATION", "1"),
                               ("IMGPROXY_SIGNATURE_SIZE", "33"), ("IMGPROXY_QUALITY", "abc"), ("IMGPROXY_FORMAT_QUALITY", "webp")] {
             #expect(throws: ImgproxyEnvironmentError.self, "\(name)=\(value)") { try Self.applied([name: value]) }
@@ -57,7 +57,7 @@ struct ImgproxyEnvironmentTests {
             #expect(error?.name == name)
         }
         // A switch set to what Osprey does anyway is no refusal.
-        _ = try Self.applied(["IMGPROXY_USE_ABS": "false", "IMGPROXY_WATERMARK_OPACITY": "1", "IMGPROXY_NETWORK": "tcp"])
+        _ = try Self.applied(["IMGPROXY_USE_SWIFT": "false", "IMGPROXY_WATERMARK_OPACITY": "1", "IMGPROXY_NETWORK": "tcp"])
         #expect(try !Self.applied(["IMGPROXY_AUTO_ROTATE": "false"]).0.service.autoRotates)
         let (_, notices) = try Self.applied(["IMGPROXY_WEBP_EFFORT": "6", "IMGPROXY_SENTRY_DSN": "https://x", "IMGPROXY_AUTOQUALITY_METHOD": "dssim",
                                              "IMGPROXY_MADE_UP": "1"])

@@ -48,6 +48,11 @@ extension ImageService {
         /// imgproxy v4's `IMGPROXY_GCS_ALLOWED_BUCKETS` and `_DENIED_BUCKETS`.
         public var gcsAllowedBuckets: Set<String> = []
         public var gcsDeniedBuckets: Set<String> = []
+        /// Azure Blob Storage, for `abs://container/blob` sources; `nil`: they are refused.
+        public var absStore: ABSDataLoader.Store?
+        /// imgproxy v4's `IMGPROXY_ABS_ALLOWED_BUCKETS` and `_DENIED_BUCKETS` (containers).
+        public var absAllowedBuckets: Set<String> = []
+        public var absDeniedBuckets: Set<String> = []
         /// The only buckets `s3://` sources may name; empty: any.
         public var s3AllowedBuckets: Set<String>
         /// Buckets `s3://` sources may never name.

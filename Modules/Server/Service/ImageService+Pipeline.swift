@@ -29,6 +29,7 @@ extension ImageService.Configuration {
         osprey.maxResultPixels = maxResultPixels ?? maxSourcePixels
         osprey.s3Store = s3Store
         osprey.gcsStore = gcsStore
+        osprey.absStore = absStore
         osprey.encodedMemoryLimit = answerMemoryLimit
         osprey.memoryBudget = maxMemory
         // A request waits for room at most half its deadline, so it is told to come back

@@ -14,7 +14,6 @@ extension ImgproxyEnvironment {
         "COOKIE_PASSTHROUGH_ALL": "Osprey sends no client cookies to sources",
         "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
-        "USE_ABS": "Osprey has no Azure Blob Storage sources",
         "USE_SWIFT": "Osprey has no OpenStack Swift sources",
         "ENV_GCP_SECRET_ID": "Osprey reads no settings from Google Secret Manager",
     ]

@@ -61,6 +61,22 @@ extension ServerSettings {
                       "A bucket gs:// sources may never name; repeat for more.") {
             (input) throws(ServerSettingError) in input.service.gcsDeniedBuckets = Set(input.list())
         },
+        ServerSetting("abs-name", imgproxy: ["IMGPROXY_ABS_NAME"], .value("ACCOUNT"), "The Azure storage account abs://container/blob sources are read from.") { _ in },
+        ServerSetting("abs-endpoint", imgproxy: ["IMGPROXY_ABS_ENDPOINT"], .value("URL"),
+                      "The account's blob service (an emulator's, with the account in the path); else https://ACCOUNT.blob.core.windows.net.") { _ in },
+        ServerSetting("abs-key", imgproxy: ["IMGPROXY_ABS_KEY"], .value("BASE64"),
+                      "The account key (Shared Key); else AZURE_STORAGE_SAS_TOKEN, a service principal, a workload or managed identity.") { _ in },
+        ServerSetting("use-abs", imgproxy: ["IMGPROXY_USE_ABS"], .toggle, "Read abs://container/blob sources from Azure Blob Storage.") {
+            (input) throws(ServerSettingError) in if try input.bool() { try readABS(&input) }
+        },
+        ServerSetting("abs-allowed-bucket", osprey: "ABS_ALLOWED_BUCKETS", imgproxy: ["IMGPROXY_ABS_ALLOWED_BUCKETS"], .list("CONTAINER"),
+                      "A container abs:// sources may name; repeat for more.", default: { $0.service.absAllowedBuckets.isEmpty ? "any" : nil }) {
+            (input) throws(ServerSettingError) in input.service.absAllowedBuckets = Set(input.list())
+        },
+        ServerSetting("abs-denied-bucket", osprey: "ABS_DENIED_BUCKETS", imgproxy: ["IMGPROXY_ABS_DENIED_BUCKETS"], .list("CONTAINER"),
+                      "A container abs:// sources may never name; repeat for more.") {
+            (input) throws(ServerSettingError) in input.service.absDeniedBuckets = Set(input.list())
+        },
         ServerSetting("user-agent", imgproxy: ["IMGPROXY_USER_AGENT"], .value("TEXT"),
                       "The User-Agent sent to sources (%current_version: Osprey's); none: Osprey's own.") {
             (input) throws(ServerSettingError) in
@@ -150,6 +166,26 @@ extension ServerSettings {
             let credentials = try GCSCredentials(key: key, environment: input.environment)
             input.service.gcsStore = try GCSDataLoader.Store(endpoint: endpoint, credentials: credentials, environment: input.environment)
         } catch let error as GCSCredentialError {
+            throw input.failure(error.description)
+        } catch {
+            throw input.failure("\(error)")
+        }
+    }
+
+    /// Azure Blob Storage: the account named, at the endpoint given (else Azure's), authorised
+    /// by the account key or found as Azure's SDKs find an identity (nothing is fetched before
+    /// the first request).
+    @Sendable static func readABS(_ input: inout SettingInput) throws(ServerSettingError) {
+        guard let account = input.other("abs-name")?.last.flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw input.failure("set IMGPROXY_ABS_NAME (--abs-name), the storage account")
+        }
+        let endpointText = input.other("abs-endpoint")?.last.flatMap { $0.isEmpty ? nil : $0 }
+        let endpoint = endpointText.flatMap(URL.init(string:))
+        if let endpointText, endpoint == nil { throw input.failure("\(endpointText) is not a URL") }
+        do {
+            let credentials = try ABSCredentials(account: account, key: input.other("abs-key")?.last, environment: input.environment)
+            input.service.absStore = try ABSDataLoader.Store(endpoint: endpoint, account: account, credentials: credentials)
+        } catch let error as ABSCredentialError {
             throw input.failure(error.description)
         } catch {
             throw input.failure("\(error)")

@@ -25,6 +25,9 @@ extension ImageService {
         case "gs":
             guard configuration.gcsStore != nil else { throw refused(url, .scheme) }
             return try storeObject(url, allowed: configuration.gcsAllowedBuckets, denied: configuration.gcsDeniedBuckets)
+        case "abs":
+            guard configuration.absStore != nil else { throw refused(url, .scheme) }
+            return try storeObject(url, allowed: configuration.absAllowedBuckets, denied: configuration.absDeniedBuckets)
         default:
             if let refusal = configuration.sources.refusal(for: url) { throw refused(url, refusal) }
             return ResolvedSource(source: .url(url), lastModified: nil)

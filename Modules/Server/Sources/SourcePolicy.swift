@@ -31,7 +31,7 @@ public struct SourcePolicy: Sendable {
     public func refusal(forStoreSource url: URL) -> SourceRefusal? {
         if url.user != nil || url.password != nil { return .credentials }
         var url = url
-        if let scheme = url.scheme?.lowercased(), scheme == "s3" || scheme == "gs" {
+        if let scheme = url.scheme?.lowercased(), ["s3", "gs", "abs"].contains(scheme) {
             do {
                 url = try S3Location(url, scheme: scheme).url
             } catch {

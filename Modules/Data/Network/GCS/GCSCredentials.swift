@@ -16,7 +16,7 @@ public final class GCSCredentials: Sendable {
 
     let source: Source
     private let network: CurlDataLoader
-    private let cache = RenewingCache<GCSAccessToken>(margin: 5 * 60) { $0.expiration }
+    private let cache = RenewingCache<OAuthToken>(margin: 5 * 60) { $0.expiration }
     static let scope = "https://www.googleapis.com/auth/devstorage.read_only"
 
     /// - Parameters:
@@ -58,7 +58,7 @@ public final class GCSCredentials: Sendable {
         return "Bearer " + (try await cache.value { try await Self.fetch(source, network) }).value
     }
 
-    private static func fetch(_ source: Source, _ network: CurlDataLoader) async throws(GCSCredentialError) -> GCSAccessToken {
+    private static func fetch(_ source: Source, _ network: CurlDataLoader) async throws(GCSCredentialError) -> OAuthToken {
         let call: ServiceCall
         let service: String
         switch source {
@@ -84,6 +84,7 @@ public final class GCSCredentials: Sendable {
         guard answer.metadata.statusCode == 200 else {
             throw .tokenFailed(service: service, reason: "HTTP \(answer.metadata.statusCode): \(String(decoding: answer.data.prefix(200), as: UTF8.self))")
         }
-        return try GCSAccessToken(json: answer.data, from: service)
+        guard let token = OAuthToken(json: answer.data) else { throw .tokenFailed(service: service, reason: "the answer has no access_token") }
+        return token
     }
 }
