@@ -33,7 +33,7 @@ struct GCSDataLoaderTests {
         let store = try GCSDataLoader.Store(endpoint: URL(string: fakes.url + "/storage/v1")!, credentials: try GCSCredentials(key: fakes.serviceAccountKey, environment: [:]))
         #expect(try await Self.load("gs://photos/a.jpg", store) == Self.photo)
         #expect(try await Self.load("gs://photos/b.jpg", store) == Self.photo)
-        #expect(try fakes.hits() == ["oauth": 1, "metadata": 0, "storage": 2], "one token, kept")
+        #expect(try fakes.hits() == ["oauth": 1, "metadata": 0, "storage": 2, "secrets": 0], "one token, kept")
 
         // Another key for the same account: its signature does not verify.
         let other = try GCPEndpointFakes(object: Self.photo)

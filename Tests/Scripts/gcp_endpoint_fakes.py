@@ -10,6 +10,9 @@ strict, with a Cloud Storage read that checks the token they issued.
   only with "Metadata-Flavor: Google".
 - Cloud Storage's JSON API read: GET /storage/v1/b/<bucket>/o/<object>?alt=media answers the
   state file's "object" (base64) only with "Authorization: Bearer <a token issued here>".
+- Secret Manager's REST API: GET /v1/projects/<p>/secrets/<s>/versions/<v>:access answers the
+  state file's "secrets" entry for that name (base64), with a token issued for the
+  cloud-platform scope only.
 
 GET /__hits answers the count of tokens issued, by endpoint.
 
@@ -24,7 +27,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-issued, hits = set(), {"oauth": 0, "metadata": 0, "storage": 0}
+issued, hits = {}, {"oauth": 0, "metadata": 0, "storage": 0, "secrets": 0}
+SCOPES = {"https://www.googleapis.com/auth/devstorage.read_only", "https://www.googleapis.com/auth/cloud-platform"}
 
 
 def state():
@@ -40,9 +44,9 @@ class Handler(StrictHandler):
     def answer(self, status, body, content_type="application/json", headers=None):
         super().answer(status, body, content_type, headers)
 
-    def token(self, kind):
+    def token(self, kind, scope=None):
         token = f"ya29.osprey-test-{kind}-{len(issued)}"
-        issued.add(token)
+        issued[token] = scope
         hits[kind] += 1
         return json.dumps({"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
 
@@ -60,10 +64,10 @@ class Handler(StrictHandler):
             return self.answer(400, json.dumps({"error": "invalid_grant", "error_description": f"bad assertion: {error}"}))
         now = time.time()
         if (head.get("alg") != "RS256" or body.get("iss") != state()["client_email"] or body.get("aud") != f"http://127.0.0.1:{port}/token"
-                or body.get("scope") != "https://www.googleapis.com/auth/devstorage.read_only"
+                or body.get("scope") not in SCOPES
                 or not body["iat"] - 60 <= now <= body["exp"] <= body["iat"] + 3600):
             return self.answer(400, json.dumps({"error": "invalid_grant", "error_description": f"bad claims {body}"}))
-        self.answer(200, self.token("oauth"))
+        self.answer(200, self.token("oauth", body["scope"]))
 
     def do_GET(self):
         if self.path == "/__hits":
@@ -72,6 +76,15 @@ class Handler(StrictHandler):
             if self.headers.get("Metadata-Flavor") != "Google":
                 return self.answer(403, "Missing Metadata-Flavor:Google header.", "text/html")
             return self.answer(200, self.token("metadata"))
+        if self.path.startswith("/v1/projects/") and self.path.endswith(":access"):
+            authorization = self.headers.get("Authorization", "")
+            if issued.get(authorization[7:], "") != "https://www.googleapis.com/auth/cloud-platform":
+                return self.answer(403, json.dumps({"error": {"code": 403, "message": "Permission denied on the secret"}}))
+            name = self.path[len("/v1/"):-len(":access")]
+            if name not in state().get("secrets", {}):
+                return self.answer(404, json.dumps({"error": {"code": 404, "message": f"Secret [{name}] not found"}}))
+            hits["secrets"] += 1
+            return self.answer(200, json.dumps({"name": name, "payload": {"data": state()["secrets"][name]}}))
         if self.path.startswith("/storage/v1/b/"):
             authorization = self.headers.get("Authorization", "")
             if not authorization.startswith("Bearer ") or authorization[7:] not in issued:

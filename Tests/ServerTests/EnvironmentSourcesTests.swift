@@ -61,4 +61,21 @@ struct EnvironmentSourcesTests {
         wrong["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
         await #expect(throws: ServerSettingError.self, "the calls are signed") { try await EnvironmentSources.load(wrong) }
     }
+
+    /// A Google Secret Manager secret, read with a service account's key (its token asked
+    /// for the cloud-platform scope), before the local file.
+    @Test func aGoogleCloudSecretIsReadWithTheKeyGiven() async throws {
+        let fakes = try GCPEndpointFakes(object: Data(), secrets: ["projects/images/secrets/osprey-env/versions/latest": "IMGPROXY_KEY=dd44\nIMGPROXY_TTL=60\n",
+                                                                   "projects/images/secrets/osprey-env/versions/3": "IMGPROXY_KEY=ee55\n"])
+        defer { fakes.stop() }
+        var environment = ["IMGPROXY_ENV_GCP_SECRET_ID": "osprey-env", "IMGPROXY_ENV_GCP_SECRET_PROJECT_ID": "images",
+                           "IMGPROXY_ENV_GCP_KEY": fakes.serviceAccountKey, "OSPREY_GCP_SECRET_MANAGER_ENDPOINT": fakes.url]
+        let loaded = try await EnvironmentSources.load(environment)
+        #expect(loaded["IMGPROXY_KEY"] == "dd44" && loaded["IMGPROXY_TTL"] == "60")
+        environment["IMGPROXY_ENV_GCP_SECRET_VERSION_ID"] = "3"
+        #expect(try await EnvironmentSources.load(environment)["IMGPROXY_KEY"] == "ee55")
+        environment["IMGPROXY_ENV_GCP_SECRET_ID"] = "missing"
+        await #expect(throws: ServerSettingError.self) { try await EnvironmentSources.load(environment) }
+        #expect(try fakes.hits()["secrets"] == 2)
+    }
 }

@@ -6,8 +6,9 @@ import OspreyNetwork
 /// over what came before: an AWS Secrets Manager secret holding an env file
 /// (`IMGPROXY_ENV_AWS_SECRET_ID`, `_VERSION_ID` or `_VERSION_STAGE`, `_REGION`), the AWS SSM
 /// parameters under a path (`IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH`, `_REGION`: each
-/// parameter's name after the path, its `/` made `_`), and a local env file
-/// (`IMGPROXY_ENV_LOCAL_FILE_PATH`). The AWS calls take their credentials from
+/// parameter's name after the path, its `/` made `_`), a Google Secret Manager secret holding
+/// an env file (`IMGPROXY_ENV_GCP_SECRET_ID`, `_PROJECT_ID`, `_VERSION_ID`, `IMGPROXY_ENV_GCP_KEY`),
+/// and a local env file (`IMGPROXY_ENV_LOCAL_FILE_PATH`). The AWS calls take their credentials from
 /// ``AWSCredentialChain`` over the variables read so far.
 ///
 /// ```swift
@@ -19,6 +20,7 @@ public enum EnvironmentSources {
     package static let variables: Set<String> = [
         "ENV_AWS_SECRET_ID", "ENV_AWS_SECRET_VERSION_ID", "ENV_AWS_SECRET_VERSION_STAGE", "ENV_AWS_SECRET_REGION",
         "ENV_AWS_SSM_PARAMETERS_PATH", "ENV_AWS_SSM_PARAMETERS_REGION", "ENV_LOCAL_FILE_PATH",
+        "ENV_GCP_SECRET_ID", "ENV_GCP_SECRET_VERSION_ID", "ENV_GCP_SECRET_PROJECT_ID", "ENV_GCP_KEY",
     ]
 
     /// `environment` with every source's variables over it.
@@ -30,6 +32,9 @@ public enum EnvironmentSources {
         }
         if let path = value("IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH", environment) {
             environment.merge(try await ssmParameters(path, environment)) { $1 }
+        }
+        if let secret = value("IMGPROXY_ENV_GCP_SECRET_ID", environment) {
+            environment.merge(try await gcpSecret(secret, environment)) { $1 }
         }
         if let path = value("IMGPROXY_ENV_LOCAL_FILE_PATH", environment) {
             let text: String
@@ -75,6 +80,42 @@ public enum EnvironmentSources {
             token = answer["NextToken"] as? String
         } while token != nil
         return variables
+    }
+
+    /// A Google Secret Manager secret's version (`latest` by default) holding an env file, read
+    /// with `IMGPROXY_ENV_GCP_KEY` (a service account's key) or as Google's libraries find
+    /// credentials; `OSPREY_GCP_SECRET_MANAGER_ENDPOINT` moves the API (an emulator, a private one).
+    private static func gcpSecret(_ id: String, _ environment: [String: String]) async throws(ServerSettingError) -> [String: String] {
+        let name = "IMGPROXY_ENV_GCP_SECRET_ID"
+        guard let project = value("IMGPROXY_ENV_GCP_SECRET_PROJECT_ID", environment) else {
+            throw ServerSettingError(name: name, reason: "set IMGPROXY_ENV_GCP_SECRET_PROJECT_ID, the secret's project")
+        }
+        let version = value("IMGPROXY_ENV_GCP_SECRET_VERSION_ID", environment) ?? "latest"
+        let base = value("OSPREY_GCP_SECRET_MANAGER_ENDPOINT", environment) ?? "https://secretmanager.googleapis.com"
+        let segments = [project, id, version].map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? $0 }
+        guard let url = URL(string: "\(base)/v1/projects/\(segments[0])/secrets/\(segments[1])/versions/\(segments[2]):access") else {
+            throw ServerSettingError(name: name, reason: "\(base) is not a URL")
+        }
+        let text: String
+        do {
+            let credentials = try GCSCredentials(key: value("IMGPROXY_ENV_GCP_KEY", environment), environment: environment,
+                                                 scope: GCSCredentials.cloudPlatformScope)
+            let headers = try await credentials.authorization().map { ["Authorization": $0] } ?? [:]
+            let network = CurlDataLoader(configuration: CurlDataLoader.Configuration(connectTimeout: 5, transferTimeout: 30, maxRetries: 0))
+            let answer = try await network.send(ServiceCall("GET", url, headers: headers))
+            let object = (try? JSONSerialization.jsonObject(with: answer.data)) as? [String: Any]
+            guard answer.metadata.statusCode == 200, let payload = object?["payload"] as? [String: Any] else {
+                let message = (object?["error"] as? [String: Any])?["message"] as? String ?? "HTTP \(answer.metadata.statusCode)"
+                throw ServerSettingError(name: name, reason: "Secret Manager: \(message)")
+            }
+            guard let data = (payload["data"] as? String).flatMap({ Data(base64Encoded: $0) }) else { return [:] }
+            text = String(decoding: data, as: UTF8.self)
+        } catch let error as ServerSettingError {
+            throw error
+        } catch {
+            throw ServerSettingError(name: name, reason: "\(error)")
+        }
+        return try EnvironmentFile.parse(text, source: "the Google Cloud secret \(id)", environment: environment)
     }
 
     private static func client(_ service: AWSEndpoints.Service, target: String, region: String?, _ environment: [String: String],

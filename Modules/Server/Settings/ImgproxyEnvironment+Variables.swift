@@ -15,7 +15,6 @@ extension ImgproxyEnvironment {
         "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
         "USE_SWIFT": "Osprey has no OpenStack Swift sources",
-        "ENV_GCP_SECRET_ID": "Osprey reads no settings from Google Secret Manager",
     ]
 
     /// Variables Osprey passes over, and why that changes nothing served: named in one

@@ -12,7 +12,8 @@ public final class GCPEndpointFakes: @unchecked Sendable {
     private let server: SpawnedServer
     private let stateFile: URL
 
-    public init(object: Data) throws {
+    /// `secrets`: Secret Manager's versions by name (`projects/P/secrets/S/versions/V`) and their text.
+    public init(object: Data, secrets: [String: String] = [:]) throws {
         let keys = try ChildProcess.run("/usr/bin/env", ["python3", "-c", """
             from cryptography.hazmat.primitives import serialization
             from cryptography.hazmat.primitives.asymmetric import rsa
@@ -24,7 +25,9 @@ public final class GCPEndpointFakes: @unchecked Sendable {
         let (privateKey, publicKey) = (String(keys.output[..<split.lowerBound]), String(keys.output[split.lowerBound...]))
         stateFile = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-gcp-\(UUID().uuidString).json")
         let email = "osprey@osprey-tests.iam.gserviceaccount.com"
-        try JSONSerialization.data(withJSONObject: ["public_key": publicKey, "client_email": email, "object": object.base64EncodedString()]).write(to: stateFile)
+        let state: [String: Any] = ["public_key": publicKey, "client_email": email, "object": object.base64EncodedString(),
+                                    "secrets": secrets.mapValues { Data($0.utf8).base64EncodedString() }]
+        try JSONSerialization.data(withJSONObject: state).write(to: stateFile)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/gcp_endpoint_fakes.py").path
         server = try SpawnedServer.onFreePort(startingWithin: 30) { [stateFile] in ["/usr/bin/env", "python3", script, "\($0)", stateFile.path] }
@@ -33,7 +36,7 @@ public final class GCPEndpointFakes: @unchecked Sendable {
         serviceAccountKey = String(decoding: try JSONSerialization.data(withJSONObject: key), as: UTF8.self)
     }
 
-    /// Tokens issued and objects read so far: `oauth`, `metadata`, `storage`.
+    /// Tokens issued and objects and secrets read so far: `oauth`, `metadata`, `storage`, `secrets`.
     public func hits() throws -> [String: Int] {
         try JSONDecoder().decode([String: Int].self, from: try CurlGet.run(url + "/__hits").body)
     }

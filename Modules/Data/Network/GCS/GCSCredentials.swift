@@ -15,18 +15,25 @@ public final class GCSCredentials: Sendable {
     }
 
     let source: Source
+    /// The OAuth scope a service account's token is asked for.
+    let scope: String
     private let network: CurlDataLoader
     private let cache = RenewingCache<OAuthToken>(margin: 5 * 60) { $0.expiration }
-    static let scope = "https://www.googleapis.com/auth/devstorage.read_only"
+    /// Reading Cloud Storage, the default scope.
+    public static let storageReadScope = "https://www.googleapis.com/auth/devstorage.read_only"
+    /// All of Google Cloud's APIs (Secret Manager's among them).
+    public static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
     /// - Parameters:
     ///   - key: a service account's JSON key; `nil` looks in `environment` and then asks the
     ///     metadata server.
+    ///   - scope: what a service account's token is asked for; Cloud Storage reads by default.
     ///   - network: the loader the token services are called through; by default one of its own.
     /// - Throws: ``GCSCredentialError`` for a key that is not a service account's, or a key
     ///   file that cannot be read.
     public init(key: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                network: CurlDataLoader? = nil) throws(GCSCredentialError) {
+                scope: String = storageReadScope, network: CurlDataLoader? = nil) throws(GCSCredentialError) {
+        self.scope = scope
         if let key, !key.isEmpty {
             source = .serviceAccount(try GCSServiceAccountKey(json: key))
         } else if let host = environment["STORAGE_EMULATOR_HOST"], !host.isEmpty {
@@ -54,11 +61,11 @@ public final class GCSCredentials: Sendable {
     /// - Throws: ``GCSCredentialError`` when no token can be had.
     public func authorization() async throws -> String? {
         guard source != .anonymous else { return nil }
-        let source = source, network = network
-        return "Bearer " + (try await cache.value { try await Self.fetch(source, network) }).value
+        let source = source, scope = scope, network = network
+        return "Bearer " + (try await cache.value { try await Self.fetch(source, scope: scope, network) }).value
     }
 
-    private static func fetch(_ source: Source, _ network: CurlDataLoader) async throws(GCSCredentialError) -> OAuthToken {
+    private static func fetch(_ source: Source, scope: String, _ network: CurlDataLoader) async throws(GCSCredentialError) -> OAuthToken {
         let call: ServiceCall
         let service: String
         switch source {
