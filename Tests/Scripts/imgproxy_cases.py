@@ -548,17 +548,38 @@ for name, env, adapted, path in [
         expect(a.status == 200 and a.headers.get("content-type") == "image/png", a)
 
 
-for name, variable in [("TestParseBase64URLWithReplacement", "IMGPROXY_URL_REPLACEMENTS"),
-                       ("TestParsePlainURLWithReplacement", "IMGPROXY_URL_REPLACEMENTS"),
-                       ("TestParseWithArgumentsSeparator", "IMGPROXY_ARGUMENTS_SEPARATOR"),
-                       ("TestParseBase64URLWithFilename", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME"),
-                       ("TestParseAllowedOptions", "IMGPROXY_ALLOWED_PROCESSING_OPTIONS")]:
-    @case(O, name, adapted="Osprey cannot do this; the port checks that the variable stops the start, naming it, "
-                           "rather than the server serving other URLs than imgproxy would")
-    def _(s, variable=variable):
-        value = {"IMGPROXY_ARGUMENTS_SEPARATOR": ",", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true"}.get(variable, "^test://=http://")
-        refused = start_refused({variable: value})
-        expect(refused is not None and variable in refused[1], refused)
+REPLACEMENTS = {"IMGPROXY_URL_REPLACEMENTS": f"test://*/=test2://{ORIGIN.base[len('http://'):]}/${{1}}/dolor/;test2://=http://"}
+REPLACED = OPT_ADAPTED + "; the replacements lead to the test's origin instead of images.dev"
+for name, path in [("TestParseBase64URLWithReplacement", lambda: f"/unsafe/size:4:4/{b64('test://lorem/ipsum.jpg?param=value')}.png"),
+                   ("TestParsePlainURLWithReplacement", lambda: "/unsafe/size:4:4/plain/test://lorem/ipsum.jpg?param=value@png")]:
+    @case(O, name, REPLACEMENTS, adapted=REPLACED)
+    def _(s, path=path):
+        ORIGIN.serve("/lorem/dolor/ipsum.jpg")
+        a = s.get(path())
+        expect(a.status == 200 and a.headers.get("content-type") == "image/png", a)
+        expect("/lorem/dolor/ipsum.jpg?param=value" in [seen for seen, _ in ORIGIN.seen], ORIGIN.seen[-3:])
+
+
+@case(O, "TestParseWithArgumentsSeparator", {"IMGPROXY_ARGUMENTS_SEPARATOR": ","}, adapted=OPT_ADAPTED)
+def _(s):
+    a = s.get("/unsafe/size,64,64,1/plain/local:///test1.png@png")
+    expect(a.status == 200 and a.image() == ("PNG", (64, 64)), a)
+    expect(s.get("/unsafe/size:64:64:1/plain/local:///test1.png@png").status == 404, "`:` is not the separator then")
+
+
+@case(O, "TestParseBase64URLWithFilename", {"IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true"}, adapted=OPT_ADAPTED)
+def _(s):
+    a = s.get(f"/unsafe/size:4:4/{b64(ORIGIN.serve('/with-filename/ipsum.jpg'))}.png/puppy.jpg")
+    expect(a.status == 200 and a.headers.get("content-type") == "image/png", a)
+
+
+@case(O, "TestParseAllowedOptions", {"IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "w,h,pr", "IMGPROXY_PRESETS": "test1=blur:0.2"},
+      adapted="imgproxy's test reads the parser's error; here the answer is imgproxy's 404 for it")
+def _(s):
+    source = b64(ORIGIN.serve("/allowed/ipsum.jpg"))
+    for options, status in [("w:4/h:4", 200), ("w:4/h:4/blur:10", 404), ("w:4/h:4/pr:test1", 200), ("w:4/h:4/pr:test1/blur:10", 404)]:
+        a = s.get(f"/unsafe/{options}/{source}.png")
+        expect(a.status == status, f"{options}: {a}")
 
 
 @case(O, "TestParsePathFormat", adapted=OPT_ADAPTED)
