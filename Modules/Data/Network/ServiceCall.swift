@@ -1,4 +1,5 @@
 import Foundation
+import OspreyDomain
 
 /// A request to a service the operator configured — an object store's API, AWS STS, the
 /// instance metadata service — rather than an image source: any method and body, sent to its
@@ -24,8 +25,6 @@ package struct ServiceCall: Sendable {
     /// `application/x-www-form-urlencoded` text of `parameters`, in their order (STS's query
     /// API, OAuth's token endpoint).
     package static func form(_ parameters: [(String, String)]) -> String {
-        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return parameters.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: unreserved)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: unreserved)!)" }
-            .joined(separator: "&")
+        parameters.map { URIEncoding.encode($0.0) + "=" + URIEncoding.encode($0.1) }.joined(separator: "&")
     }
 }

@@ -61,16 +61,15 @@ public struct S3Location: Hashable, Sendable {
     /// The path's segments after the bucket, each encoded as ``path`` encodes them.
     public var encodedKey: String {
         key.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! }.joined(separator: "/")
+            .map(URIEncoding.encode).joined(separator: "/")
     }
 
     /// `versionId=…` for a request of ``versionID``, encoded; `nil` for the latest version.
-    public var versionQuery: String? { versionID.map { "versionId=" + $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! } }
+    public var versionQuery: String? { versionID.map { "versionId=" + URIEncoding.encode($0) } }
 
     /// `scheme://bucket/key` (and `?version`) encoded as ``path`` encodes them: what allow-lists compare.
-    public var url: URL { URL(string: scheme + ":/" + path + (versionID.map { "?" + $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved)! } ?? ""))! }
+    public var url: URL { URL(string: scheme + ":/" + path + (versionID.map { "?" + URIEncoding.encode($0) } ?? ""))! }
 
     private static let bucketStart = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     private static let bucketCharacters = bucketStart.union(CharacterSet(charactersIn: ".-_"))
-    private static let unreserved = bucketStart.union(CharacterSet(charactersIn: "-._~"))
 }

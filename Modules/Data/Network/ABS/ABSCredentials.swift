@@ -9,15 +9,12 @@ import OspreyDomain
 /// `IDENTITY_ENDPOINT`, else the instance metadata service). Tokens are fetched at the first
 /// request, shared, and fetched again five minutes before they expire.
 public final class ABSCredentials: Sendable {
-    enum Source: Sendable, Hashable {
+    enum Source: Sendable {
         case sharedKey(ABSSharedKey)
         case sas(String)
         case clientSecret(tokenURL: URL, clientID: String, secret: String)
         case workloadIdentity(tokenURL: URL, clientID: String, tokenFile: String)
         case managedIdentity(URL, header: (name: String, value: String)?)
-
-        static func == (lhs: Source, rhs: Source) -> Bool { lhs.name == rhs.name }
-        func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         var name: String {
             switch self {

@@ -24,8 +24,9 @@ struct ABSSharedKey: Sendable, Hashable {
         var lines = [method] + standard.map { name in name == "content-length" && lowered[name] == "0" ? "" : lowered[name] ?? "" }
         let canonicalHeaders = lowered.filter { $0.key.hasPrefix("x-ms-") }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
         lines += canonicalHeaders
-        var resource = "/" + account + (URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path)
-        let query = (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).sorted { $0.name < $1.name }
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var resource = "/" + account + (components?.percentEncodedPath ?? url.path)
+        let query = (components?.queryItems ?? []).sorted { $0.name < $1.name }
         for item in query { resource += "\n" + item.name.lowercased() + ":" + (item.value ?? "") }
         lines.append(resource)
         let message = Array(lines.joined(separator: "\n").utf8)

@@ -46,12 +46,15 @@ public final class AWSCredentialChain: AWSCredentialProviding {
     /// - Throws: ``AWSCredentialError`` when no source applies or the named profile cannot be used.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, assuming role: RoleToAssume? = nil,
                 network: CurlDataLoader? = nil) throws(AWSCredentialError) {
-        var source = try AWSCredentialSource.resolve(environment)
+        // The shared files read once, for the source and the region; an unreadable one fails
+        // the start only when the source needs it.
+        let config = try? AWSSharedConfig(environment: environment)
+        var source = try AWSCredentialSource.resolve(environment, config: config)
         if let role {
             source = .assumeRole(roleARN: role.arn, externalID: role.externalID, sessionName: AWSCredentialSource.defaultSessionName, base: source)
         }
         self.source = source
-        region = AWSCredentialSource.region(environment)
+        region = AWSCredentialSource.region(environment, config: config)
         let stsRegion = region ?? "us-east-1"
         let loader = network ?? CurlDataLoader(configuration: CurlDataLoader.Configuration(connectTimeout: 2, transferTimeout: 10, maxRetries: 0))
         context = AWSCredentialSource.Context(

@@ -6,13 +6,15 @@ extension AWSCredentialSource {
     /// container endpoint, the instance metadata service.
     /// - Throws: ``AWSCredentialError`` for a named profile that does not exist or cannot be
     ///   used, an unreadable shared file, a container URL AWS's SDKs would refuse, or no source.
-    static func resolve(_ environment: [String: String]) throws(AWSCredentialError) -> AWSCredentialSource {
+    /// `config`: the shared files read already, if they were; else they are read here when needed.
+    static func resolve(_ environment: [String: String], config given: AWSSharedConfig? = nil) throws(AWSCredentialError) -> AWSCredentialSource {
         if let fixed = environmentKeys(environment) { return fixed }
         if let tokenFile = nonEmpty(environment["AWS_WEB_IDENTITY_TOKEN_FILE"]), let role = nonEmpty(environment["AWS_ROLE_ARN"]) {
             return .webIdentity(tokenFile: tokenFile, roleARN: role, sessionName: environment["AWS_ROLE_SESSION_NAME"] ?? defaultSessionName)
         }
         let named = nonEmpty(environment["AWS_PROFILE"]) ?? nonEmpty(environment["AWS_DEFAULT_PROFILE"])
-        let config = try AWSSharedConfig(environment: environment)
+        let config: AWSSharedConfig
+        if let given { config = given } else { config = try AWSSharedConfig(environment: environment) }
         if config.profiles[named ?? "default"] != nil {
             if let source = try profile(named ?? "default", config, environment, visited: []) { return source }
         } else if let named {
@@ -24,10 +26,10 @@ extension AWSCredentialSource {
     }
 
     /// The region the environment or the profile names, if any.
-    static func region(_ environment: [String: String]) -> String? {
+    static func region(_ environment: [String: String], config: AWSSharedConfig?) -> String? {
         if let region = nonEmpty(environment["AWS_REGION"]) ?? nonEmpty(environment["AWS_DEFAULT_REGION"]) { return region }
         let named = nonEmpty(environment["AWS_PROFILE"]) ?? nonEmpty(environment["AWS_DEFAULT_PROFILE"]) ?? "default"
-        return (try? AWSSharedConfig(environment: environment))?.profiles[named]?["region"]
+        return config?.profiles[named]?["region"]
     }
 
     static var defaultSessionName: String { "osprey-\(Int(Date().timeIntervalSince1970))" }

@@ -44,12 +44,10 @@ public struct GCSDataLoader: DataLoading {
         public func objectURL(for location: S3Location) -> URL {
             var base = endpoint.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
-            let object = location.key.addingPercentEncoding(withAllowedCharacters: Self.unreserved)!
-            let generation = location.versionID.map { "&generation=" + ($0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "") } ?? ""
+            let object = URIEncoding.encode(location.key)
+            let generation = location.versionID.map { "&generation=" + URIEncoding.encode($0) } ?? ""
             return URL(string: base + "/b/" + location.bucket + "/o/" + object + "?alt=media" + generation)!
         }
-
-        private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
     }
 
     public init(store: Store, network: CurlDataLoader) {
