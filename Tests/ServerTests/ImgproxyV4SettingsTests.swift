@@ -61,4 +61,24 @@ struct ImgproxyV4SettingsTests {
         #expect(try await server.fetch("/insecure/rs,fit,300,300/bl,5/\(source).png").status == 404, "bl is not an allowed option")
         #expect(try await server.fetch("/insecure/rs:fit:300:300/\(source).png").status == 404, "`:` is not the separator here")
     }
+
+    @Test func sourcesGoThroughTheProxyWithTheirAddressCheckedFirst() async throws {
+        let origin = try Self.origin()
+        let proxy = try ConnectProxy(upstream: "127.0.0.1:\(origin.port)")
+        defer { origin.stop(); proxy.stop() }
+        let server = try await Abuse.server([], environment: ["HTTP_PROXY": proxy.url, "NO_PROXY": "cdn.example"])
+        defer { #expect(server.stop() == 0) }
+        // 203.0.113.5 (a documentation address, public to the policy) is asked of the proxy,
+        // which tunnels to the origin; the private and loopback ones never reach it.
+        let answer = try await server.fetch(Abuse.path("rs:fit:100:100/f:png", "http://203.0.113.5:8080/files/photo.jpg"))
+        #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+        for refused in ["http://10.1.2.3/files/photo.jpg", "http://127.0.0.1:\(origin.port)/files/photo.jpg"] {
+            #expect(try await server.fetch(Abuse.path("rs:fit:100:100", refused)).status == 404, "\(refused)")
+        }
+        #expect(proxy.requests() == ["CONNECT 203.0.113.5:8080 HTTP/1.1"])
+        #expect(origin.hits("/files/photo.jpg") == 1)
+        let invalid = try ChildProcess.run(ServerProcess.buildFolder.appendingPathComponent("osprey-server").path, ["--allow-unsigned", "--port", "0"],
+                                           environment: ["HTTPS_PROXY": "ftp://proxy.internal"])
+        #expect(invalid.status != 0 && invalid.output.contains("HTTPS_PROXY"), "\(invalid.output)")
+    }
 }

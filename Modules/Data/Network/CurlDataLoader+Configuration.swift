@@ -36,8 +36,12 @@ extension CurlDataLoader {
         /// opened (the first, each redirect's, each retry's), on the address the host name
         /// resolved to. `nil` (the default) connects anywhere; set `AddressPolicy()` when
         /// URLs come from users, so none can reach this machine or its private network.
-        /// With a policy, the environment's proxy settings are not used.
+        /// With a policy, only ``proxy`` is used, never libcurl's reading of the environment.
         public var addressPolicy: AddressPolicy?
+        /// The proxies requests go through; `nil` (the default): libcurl's reading of the
+        /// environment without an ``addressPolicy``, none with one. With a policy, each
+        /// source's address is checked before the proxy is asked to tunnel to it.
+        public var proxy: ProxySettings?
         /// Checked for every redirect's target before it is followed, after the target is
         /// resolved as libcurl resolves it: a refusal ends the load with
         /// `DataLoadingError.refused(_:url:)`. A server passes its allow-list here, so an

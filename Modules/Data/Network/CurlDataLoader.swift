@@ -91,7 +91,7 @@ public final class CurlDataLoader: DataLoading {
                         throw WriteError(reason: String(cString: strerror(errno)))
                     }
                 }
-                return try await runningEngine(for: url).perform(request, sink: sink, signing: signing, toOperator: toOperator, progress: progress)
+                return try await fetchOnce(request, sink: sink, signing: signing, toOperator: toOperator, progress: progress)
             } catch let failure as AttemptFailure {
                 guard attempt < configuration.maxRetries, let delay = retryDelay(after: failure, attempt: attempt) else {
                     throw failure.error

@@ -37,7 +37,22 @@ public enum ServerSettings {
         }
         try apply(osprey, from: .osprey, to: &server, notices: &notices, environment: environment)
         try apply(try flags(arguments), from: .flag, to: &server, notices: &notices, environment: environment)
+        try readProxy(environment, into: &server)
         return (server, notices)
+    }
+
+    /// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`, as imgproxy (Go) reads them: sources go
+    /// through the proxy, their addresses still checked (``ProxySettings``).
+    static func readProxy(_ environment: [String: String], into server: inout ServerConfiguration) throws(ServerSettingError) {
+        guard let proxy = ProxySettings(environment: environment) else { return }
+        for (name, url) in [("HTTP_PROXY", proxy.httpProxy), ("HTTPS_PROXY", proxy.httpsProxy)] {
+            guard let url else { continue }
+            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), parsed.host?.isEmpty == false,
+                  ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme) else {
+                throw ServerSettingError(name: name, reason: "not a proxy URL (http://, https:// or socks5://HOST:PORT)")
+            }
+        }
+        server.service.osprey.network.proxy = proxy
     }
 
     /// Applies the values one source gives, by setting id, in the table's order.

@@ -9,6 +9,8 @@ struct CurlOutcome {
     let maxRedirects: Int
     /// A service call's answer is the caller's to read whatever its status.
     var acceptsAnyStatus = false
+    /// A redirect is the loader's to follow (the transfer was pinned to a checked address).
+    var redirectsToCaller = false
 
     func result() -> Result<DataResponse, any Error> {
         let url = request.url.absoluteString
@@ -33,6 +35,9 @@ struct CurlOutcome {
                 freshness: HTTPHeaderParser.freshness(cacheControl: headers["cache-control"], expires: headers["expires"])
             )
             if status == 304 && request.validators != nil { return .success(DataResponse(data: Data(), metadata: metadata)) }
+            if redirectsToCaller, (300..<400).contains(status), status != 304, let target = completion.redirectURL {
+                return .failure(PinnedRedirect(target: target))
+            }
             guard (200..<300).contains(status) || acceptsAnyStatus else { return failure(.httpStatus(status, url: url)) }
             return .success(DataResponse(data: completion.body, metadata: metadata))
         case CURLE_PARTIAL_FILE:

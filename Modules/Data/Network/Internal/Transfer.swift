@@ -22,6 +22,10 @@ final class Transfer: @unchecked Sendable {
     /// A service call's method and body (`ServiceCall`); `nil` for a GET.
     let method: String?
     let payload: Data?
+    /// The proxy the request goes through, if any.
+    let route: ProxyRoute?
+    /// The route's `CURLOPT_CONNECT_TO` list, freed with the transfer's handle.
+    var connectList: UnsafeMutablePointer<curl_slist>?
     var continuation: UnsafeContinuation<CurlCompletion, any Error>?
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -57,8 +61,9 @@ final class Transfer: @unchecked Sendable {
 
     init(request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void, limit: Int64, buffers: BodyBufferPool,
          sink: Int32? = nil, sourceGuard: SourceGuard, followsRedirects: Bool, signing: AWSSigning? = nil,
-         toOperator: Bool = false, method: String? = nil, payload: Data? = nil) {
+         toOperator: Bool = false, method: String? = nil, payload: Data? = nil, route: ProxyRoute? = nil) {
         self.sink = sink
+        self.route = route
         self.toOperator = toOperator
         self.signing = signing
         self.method = method

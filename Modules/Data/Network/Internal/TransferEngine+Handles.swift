@@ -49,12 +49,12 @@ extension TransferEngine {
         if let resolveList { osp_curl_setopt_pointer(easy, CURLOPT_RESOLVE, UnsafeMutableRawPointer(resolveList)) }
         if configuration.addressPolicy != nil {
             // The address is checked where each socket is opened, after name resolution, so the
-            // address checked is the address used. A proxy would resolve names itself, out of
-            // sight: the environment's proxy settings are not used.
-            osp_curl_setopt_string(easy, CURLOPT_PROXY, "")
+            // address checked is the address used. Through a proxy the socket is the proxy's: the
+            // loader checked the address it asks the proxy for (`ProxyRoute.pinned`).
             osp_curl_setopt_opensocket_callback(easy) { context, _, address in
                 let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
                 guard let address else { return CURL_SOCKET_BAD }
+                if transfer.route != nil { return osp_curl_open_socket(address) }
                 var bytes = [UInt8](repeating: 0, count: 16)
                 let count = Int(osp_curl_sockaddr_bytes(address, &bytes))
                 guard let easy = transfer.easy, let ip = IPAddress(bytes: Array(bytes.prefix(count))) else { return CURL_SOCKET_BAD }
@@ -73,8 +73,17 @@ extension TransferEngine {
     func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
         let request = transfer.request
         osp_curl_setopt_string(easy, CURLOPT_URL, transfer.urlString)
-        // A signed request follows no redirect: its credentials are for the store alone.
-        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.toOperator ? 0 : 1)
+        // A signed request follows no redirect: its credentials are for the store alone. One
+        // pinned to a checked address leaves redirects to the loader, which checks them alike.
+        osp_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, transfer.toOperator || transfer.route?.pinned == true ? 0 : 1)
+        // Only the proxy the loader chose: libcurl's reading of the environment would pass
+        // the address policy by.
+        if configuration.proxy != nil || configuration.addressPolicy != nil {
+            osp_curl_setopt_string(easy, CURLOPT_PROXY, transfer.route?.proxy ?? "")
+        }
+        osp_curl_setopt_long(easy, CURLOPT_HTTPPROXYTUNNEL, transfer.route?.pinned == true ? 1 : 0)
+        if let connectTo = transfer.route?.connectTo { transfer.connectList = curl_slist_append(nil, connectTo) }
+        osp_curl_setopt_pointer(easy, CURLOPT_CONNECT_TO, transfer.connectList.map { UnsafeMutableRawPointer($0) })
         // Method and body set every time too: GET unless a service call says otherwise.
         osp_curl_setopt_long(easy, CURLOPT_NOBODY, transfer.method == "HEAD" ? 1 : 0)
         osp_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)

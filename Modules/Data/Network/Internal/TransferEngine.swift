@@ -63,13 +63,15 @@ final class TransferEngine: @unchecked Sendable {
     /// and body, following no redirect, its address not checked, and any status answered.
     /// A request `toOperator`'s service (an object store authorised by a header) is sent as a
     /// signed one is.
+    /// A `route` sends it through a proxy; one pinned to an address follows no redirect but
+    /// throws ``PinnedRedirect`` for the loader to check.
     func perform(_ request: DataRequest, sink: Int32? = nil, signing: AWSSigning? = nil, call: ServiceCall? = nil, toOperator: Bool = false,
-                 progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
+                 route: ProxyRoute? = nil, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let operators = signing != nil || call != nil || toOperator
         let transfer = Transfer(request: request, progress: progress, limit: configuration.maxResponseSize, buffers: buffers, sink: sink,
                                 sourceGuard: operators ? SourceGuard(addressPolicy: nil, sourceFilter: nil) : sourceGuard,
                                 followsRedirects: !operators && configuration.maxRedirects > 0, signing: signing,
-                                toOperator: operators, method: call?.method, payload: call?.body)
+                                toOperator: operators, method: call?.method, payload: call?.body, route: route)
         let completion = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -79,7 +81,7 @@ final class TransferEngine: @unchecked Sendable {
             post { $0.cancelled.append(transfer) }
         }
         return try CurlOutcome(request: request, completion: completion, maxRedirects: configuration.maxRedirects,
-                               acceptsAnyStatus: call != nil).result().get()
+                               acceptsAnyStatus: call != nil, redirectsToCaller: route?.pinned == true).result().get()
     }
 
     /// Puts a change in the inbox and wakes the loop, unless a wake-up is already on its way:
@@ -214,6 +216,7 @@ final class TransferEngine: @unchecked Sendable {
         // Nothing of this transfer's stays reachable from the handle once it is freed below.
         osp_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
         osp_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, nil)
+        osp_curl_setopt_pointer(easy, CURLOPT_CONNECT_TO, nil)
         // Kept for the next transfer, with the options every transfer shares: it keeps its
         // buffers (and their page faults), and the next transfer sets only its own options.
         if idleHandles.count < configuration.maxConcurrentTransfers {
@@ -222,8 +225,10 @@ final class TransferEngine: @unchecked Sendable {
             curl_easy_cleanup(easy)
         }
         curl_slist_free_all(transfer.headerList)
+        curl_slist_free_all(transfer.connectList)
         transfer.easy = nil
         transfer.headerList = nil
+        transfer.connectList = nil
     }
 
     private func complete(_ transfer: Transfer, code: CURLcode) {
