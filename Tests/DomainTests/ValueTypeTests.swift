@@ -52,6 +52,20 @@ struct ValueTypeTests {
         #expect(ImageRequest(url: url).imageKey == request.dataKey, "a plain request's image key is its source")
     }
 
+    @Test func sourceHeadersAreInEveryKeyAndOnlyTheirValuesCount() {
+        let url = URL(string: "https://example.com/a.jpg")!
+        func request(_ headers: [String: String]) -> ImageRequest {
+            var request = ImageRequest(url: url, targetSize: PixelSize(width: 10, height: 10))
+            request.sourceHeaders = headers
+            return request
+        }
+        let alice = request(["Cookie": "session=alice"]), bob = request(["Cookie": "session=bob"])
+        #expect(alice.dataKey != bob.dataKey && alice.imageKey != bob.imageKey)
+        #expect(alice.dataKey != request([:]).dataKey)
+        #expect(alice.dataKey == request(["cookie": "session=alice"]).dataKey, "names are case-insensitive")
+        #expect(request([:]).dataKey == CacheKey(source: url.absoluteString), "no headers: the key as before")
+    }
+
     @Test func processorOrderChangesTheKey() {
         let url = URL(string: "https://example.com/a.jpg")!
         let a = ImageRequest(url: url, processors: [InvertProcessor(), CornerCropProcessor(size: PixelSize(width: 5, height: 5))])

@@ -71,7 +71,7 @@ extension ImagePipeline {
         let download: Download
         do {
             download = try await dataLoads.value(for: key, priority: plan.request.priority.taskPriority) {
-                try await self.download(url, key: key, priority: plan.request.priority)
+                try await self.download(url, key: key, headers: plan.request.sourceHeaders, priority: plan.request.priority)
             }
         } catch let error as Error {
             guard let stale, case .dataLoadingFailed = error else { throw error }
@@ -97,10 +97,11 @@ extension ImagePipeline {
     /// One shared download: checks that a body is an image and stores the original bytes
     /// on disk unless the server said `no-store`. The loader has already refused any status
     /// but 2xx and a conditional request's 304.
-    private func download(_ url: URL, key: DataLoadKey, priority: ImageRequest.Priority) async throws -> Download {
+    private func download(_ url: URL, key: DataLoadKey, headers: [String: String], priority: ImageRequest.Priority) async throws -> Download {
         let response: DataResponse
         do {
-            response = try await configuration.dataLoader.loadData(for: DataRequest(url: url, validators: key.validators, priority: priority))
+            let request = DataRequest(url: url, headers: headers, validators: key.validators, priority: priority)
+            response = try await configuration.dataLoader.loadData(for: request)
         } catch let error as DataLoadingError {
             throw Error.dataLoadingFailed(error)
         } catch is CancellationError {

@@ -25,7 +25,7 @@ extension RouterMethods {
                 // The path as received, percent-encoding kept: the signature covers it so.
                 let path = request.uri.path
                 let asked = try ImgproxyRequest(path: path.hasPrefix(mount) ? String(path.dropFirst(mount.count)) : path, headers: request.headers,
-                                                service: service)
+                                                authority: request.head.authority, service: service)
                 return try await service.answer(asked, logger: context.logger).response(conditions: Conditions(request.headers))
             }
             .head(RouterPath(mount + "/**")) { _, _ in Response(status: .ok) }

@@ -19,9 +19,10 @@ extension ImageService {
     private func made(_ request: ImgproxyRequest, logger: Logger) async throws(ServerError) -> ImageAnswer {
         let start = ContinuousClock.now
         let options = request.path.options
-        let resolved: ResolvedSource
+        var resolved: ResolvedSource
         do {
             resolved = try resolve(request.path.source)
+            resolved.headers = request.sourceHeaders
         } catch where error.kind == .unreachable {
             // A missing file is a source that failed, as a missing object is: the fallback answers.
             return try await fallback(for: request, failure: error, start: start, logger: logger)
@@ -34,7 +35,8 @@ extension ImageService {
         // local file's size and time are).
         let animates = configuration.maxAnimationFrames > 1 && options.security.maxAnimationFrames != 1
             && request.encoding.formats.contains { codec.encoders[$0]?.capabilities(for: $0)?.animation == true }
-        let imageRequest = options.imageRequest(source: resolved.source, watermark: watermark, animates: animates)
+        var imageRequest = options.imageRequest(source: resolved.source, watermark: watermark, animates: animates)
+        imageRequest.sourceHeaders = resolved.headers
         let encoded: EncodedImage
         do {
             encoded = try await pipeline.encodedImage(for: imageRequest, as: request.encoding)

@@ -26,6 +26,9 @@ extension ImageService {
         public var trustedSignatures: Set<String>
         /// Prepended to every source URL that does not start with it.
         public var baseURL: String?
+        /// Which client cookies go with sources' requests (imgproxy's cookie passthrough);
+        /// none by default. Answers made with cookies are `Cache-Control: private`.
+        public var cookiePassthrough = CookiePassthrough()
         /// Requests must carry `Authorization: Bearer {secret}`.
         public var secret: String?
         /// Named sets of options URLs apply with `pr:NAME`; `default` applies to every URL.

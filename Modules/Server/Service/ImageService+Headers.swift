@@ -10,7 +10,8 @@ extension ImageService {
                 timing: Duration, status: HTTPResponse.Status = .ok, fallback: Bool = false) -> ImageAnswer {
         let path = request.path
         let tier = fallback ? "fallback" : encoded.keptIn.map { "answer-" + $0.rawValue } ?? encoded.imageTier?.rawValue ?? "encoded"
-        var headers: HTTPFields = [.cacheControl: cacheControl(expires: path.options.expires, fallback: fallback, freshUntil: encoded.source?.freshUntil)]
+        var headers: HTTPFields = [.cacheControl: cacheControl(expires: path.options.expires, fallback: fallback, freshUntil: encoded.source?.freshUntil,
+                                                                personal: !fallback && !request.sourceHeaders.isEmpty)]
         headers[.init("Server-Timing")!] = "\(tier);dur=\(String(format: "%.1f", timing / .milliseconds(1)))"
         headers[.contentDisposition] = ContentDisposition.header(for: path, format: encoded.format,
                                                                  attachment: path.options.returnsAttachment ?? configuration.returnsAttachment)
@@ -46,7 +47,8 @@ extension ImageService {
 
     /// imgproxy's `Cache-Control`: the server's max-age, or the fallback image's, or the
     /// source's freshness when passed through; cut short by the URL's expiry; `no-cache` at 0.
-    func cacheControl(expires: Date?, fallback: Bool, freshUntil: Date?) -> String {
+    /// A `personal` answer, made with the client's cookies, is `private`: no shared cache keeps it.
+    func cacheControl(expires: Date?, fallback: Bool, freshUntil: Date?, personal: Bool = false) -> String {
         let now = pipeline.configuration.clock.now
         var ttl: Int? = fallback ? configuration.fallbackMaxAge.flatMap { $0 > 0 ? $0 : nil } : nil
         if let expires, ttl.map({ expires < now.addingTimeInterval(TimeInterval($0)) }) ?? true {
@@ -55,7 +57,7 @@ extension ImageService {
         // Rounded up: the answer is made moments after the source's freshness was read.
         if ttl == nil, configuration.passesCacheControl, let freshUntil { ttl = max(0, Int(freshUntil.timeIntervalSince(now).rounded(.up))) }
         let maxAge = ttl ?? configuration.maxAge
-        return maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
+        return maxAge > 0 ? "max-age=\(maxAge), \(personal ? "private" : "public")" : "no-cache"
     }
 
     /// A source the policy keeps out, counted by reason.

@@ -37,7 +37,8 @@ extension ImageService {
         // Even `raw`: an SVG is a document a browser runs, and this server's origin is its.
         if format == .svg { body = try await sanitizedSVG(source.data) }
         var headers: HTTPFields = [.contentType: format.mediaType,
-                                   .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil)]
+                                   .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil,
+                                                               personal: !resolved.headers.isEmpty)]
         if format == .svg { headers[.contentSecurityPolicy] = "script-src 'none'" }
         headers[.contentDisposition] = ContentDisposition.header(for: request, format: format,
                                                                  attachment: options.returnsAttachment ?? configuration.returnsAttachment)
@@ -87,7 +88,7 @@ extension ImageService {
     /// The source's bytes, through the pipeline's shared, cached download.
     private func sourceData(_ resolved: ResolvedSource) async throws(ServerError) -> CachedData {
         do {
-            return try await pipeline.data(for: ImageRequest(source: resolved.source))
+            return try await pipeline.data(for: resolved.imageRequest)
         } catch {
             throw ServerError(error)
         }

@@ -12,11 +12,14 @@ package struct ImgproxyRequest: Sendable {
     /// How the format is chosen, and whether the answer varies with `Accept`.
     let choice: AnswerChoice
     package let encoding: OutputEncoding
+    /// Sent with the source's request: the client's cookies the server passes through.
+    package let sourceHeaders: [String: String]
 
     /// `path` (past the mount point: `/{signature}/{options…}/{source}`) and `headers` read by
     /// `service`'s rules, at its clock's time.
     /// - Throws: the ``ServerError`` the request is answered with.
-    package init(path: String, headers: HTTPFields, service: ImageService) throws(ServerError) {
+    /// `authority` is the request's `Host`, the cookies' scope when passed through.
+    package init(path: String, headers: HTTPFields, authority: String? = nil, service: ImageService) throws(ServerError) {
         let configuration = service.configuration
         if let secret = configuration.secret, !ConstantTime.equal(headers[.authorization] ?? "", "Bearer \(secret)") {
             throw ServerError(.forbidden, "the request does not carry the server's secret")
@@ -29,6 +32,8 @@ package struct ImgproxyRequest: Sendable {
         }
         choice = service.negotiation.choice(named: options.format, accept: headers[.accept])
         encoding = options.encoding(choice.format, defaultQuality: configuration.defaultQuality, serverQualities: configuration.formatQualities)
+        let cookie = configuration.cookiePassthrough.cookie(for: self.path.source, headers: headers, authority: authority)
+        sourceHeaders = cookie.map { ["Cookie": $0] } ?? [:]
     }
 
     /// `path` with its signature checked (or unsigned URLs allowed) before anything else in

@@ -10,9 +10,6 @@ extension ImgproxyEnvironment {
         "NETWORK": "Osprey listens on TCP only",
         "MAX_ANIMATION_FRAME_RESOLUTION": "Osprey bounds an animation by its pixels in all (--max-source-resolution)",
         "IGNORE_SSL_VERIFICATION": "Osprey always verifies sources' certificates",
-        "COOKIE_PASSTHROUGH": "Osprey sends no client cookies to sources",
-        "COOKIE_PASSTHROUGH_ALL": "Osprey sends no client cookies to sources",
-        "COOKIE_BASE_URL": "Osprey sends no client cookies to sources",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
         "USE_SWIFT": "Osprey has no OpenStack Swift sources",
     ]

@@ -83,6 +83,20 @@ extension ServerSettings {
             guard !input.text.contains(where: { $0 == "\r" || $0 == "\n" }) else { throw input.failure("a User-Agent is one line") }
             input.service.sourceUserAgent = input.text.replacingOccurrences(of: "%current_version", with: OspreyVersion.current)
         },
+        ServerSetting("cookie-passthrough", imgproxy: ["IMGPROXY_COOKIE_PASSTHROUGH"], .toggle,
+                      "Send the client's cookies with a source's request when they belong to its host (the request's Host or X-Forwarded-Host, or --cookie-base-url); such answers are Cache-Control: private.") {
+            (input) throws(ServerSettingError) in input.service.cookiePassthrough.enabled = try input.bool()
+        },
+        ServerSetting("cookie-passthrough-all", imgproxy: ["IMGPROXY_COOKIE_PASSTHROUGH_ALL"], .toggle,
+                      "With --cookie-passthrough, send every cookie to every http and https source, whatever its host.") {
+            (input) throws(ServerSettingError) in input.service.cookiePassthrough.all = try input.bool()
+        },
+        ServerSetting("cookie-base-url", imgproxy: ["IMGPROXY_COOKIE_BASE_URL"], .value("URL"),
+                      "The URL clients' cookies are taken to be set for: they go to sources on its host, under its path.") {
+            (input) throws(ServerSettingError) in
+            guard let url = URL(string: input.text), url.host?.isEmpty == false else { throw input.failure("not a URL with a host") }
+            input.service.cookiePassthrough.baseURL = url
+        },
         ServerSetting("fallback-image-data", imgproxy: ["IMGPROXY_FALLBACK_IMAGE_DATA"], .value("BASE64"), "The fallback image's bytes, in base64.") {
             (input) throws(ServerSettingError) in input.service.fallbackImage = .url(try input.dataURL())
         },

@@ -6,6 +6,15 @@ struct ResolvedSource {
     let source: ImageSource
     /// A local file's modification time, as `Last-Modified` writes it.
     let lastModified: String?
+    /// Sent with a URL source's request (passed-through cookies).
+    var headers: [String: String] = [:]
+
+    /// A pipeline request for the source, with its headers.
+    var imageRequest: ImageRequest {
+        var request = ImageRequest(source: source)
+        request.sourceHeaders = headers
+        return request
+    }
 }
 
 extension ImageService {
