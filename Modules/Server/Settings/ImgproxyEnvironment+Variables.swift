@@ -33,6 +33,7 @@ extension ImgproxyEnvironment {
         "WEBP_PRESET": "Osprey encodes WebP with libwebp's default preset",
         "STRIP_METADATA": "Osprey's answers never carry metadata",
         "KEEP_COPYRIGHT": "Osprey's answers never carry metadata",
+        "PRESERVE_HDR": "Osprey's pixels are 8 bits a channel: answers are the ones imgproxy gives without it",
         "ENFORCE_THUMBNAIL": "Osprey decodes the image itself, at the size asked",
         "USE_LINEAR_COLORSPACE": "Osprey resamples in its own colour space",
         "DISABLE_SHRINK_ON_LOAD": "Osprey always decodes at the smallest size that serves",

@@ -89,6 +89,9 @@ extension ImgproxyOptions {
         // Answers never carry EXIF, XMP or IPTC, copyright or not (Docs/MIGRATING-FROM-IMGPROXY.md).
         Option("strip_metadata", "sm") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
         Option("keep_copyright", "kcr") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
+        // Osprey's pixels are 8 bits a channel: `ph` is read and checked, and the answer is the
+        // one imgproxy gives without it (Docs/MIGRATING-FROM-IMGPROXY.md).
+        Option("preserve_hdr", "ph") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
         Option("strip_color_profile", "scp") { options, args, name throws(ImgproxyError) in
             options.keepsColorProfile = try !bool(try single(args, name))
         },
