@@ -73,14 +73,28 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
 
     /// Decodes `input` at the options' target size: inside it for `fit`, exactly it for `fill`
     /// (the covering size with its centre cropped), never larger than the original.
+    /// The file's EXIF, XMP and IPTC come with the image (``Image/metadata``), for an encoder
+    /// asked to write them again.
     public func decode(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
-        try decoder(for: InputReader.prefix(of: input)).decoder.decode(input, options: options)
+        let (decoder, format) = try decoder(for: InputReader.prefix(of: input))
+        return Self.attachingMetadata(try decoder.decode(input, options: options), of: input, format: format, options: options)
     }
 
     /// The chosen decoder's reduced decode (a JPEG's DCT-scaled one), kept by the pipeline to
     /// make later sizes from; `nil` for formats without a cheaper reduced decode.
     public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
-        try decoder(for: InputReader.prefix(of: input)).decoder.decodeReduction(input, options: options)
+        let (decoder, format) = try decoder(for: InputReader.prefix(of: input))
+        return try decoder.decodeReduction(input, options: options).map { Self.attachingMetadata($0, of: input, format: format, options: options) }
+    }
+
+    /// `image` with the metadata of `input`; the EXIF orientation set to 1 where the decoder
+    /// turned the pixels upright, so the block describes the pixels as they are.
+    static func attachingMetadata(_ image: Image, of input: ImageInput, format: ImageFormat, options: DecodingOptions) -> Image {
+        guard image.metadata == nil, var metadata = MetadataReader.metadata(of: input, format: format) else { return image }
+        if options.appliesOrientation, let exif = metadata.exif { metadata.exif = ExifEditor.settingOrientation(exif, to: 1) }
+        var image = image
+        image.metadata = metadata
+        return image
     }
 
     public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? {

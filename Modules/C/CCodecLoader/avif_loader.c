@@ -31,6 +31,8 @@ static const char *const names[] = {OSP_AVIF_SONAME, "libavif.so", NULL};
     V(avifImageDestroy, (avifImage * i), (i))                                                            \
     F(avifResult, avifImageRGBToYUV, (avifImage * i, const avifRGBImage *r), (i, r))                     \
     V(avifImageSetProfileICC, (avifImage * i, const uint8_t *p, size_t n), (i, p, n))                    \
+    V(avifImageSetMetadataExif, (avifImage * i, const uint8_t *p, size_t n), (i, p, n))                  \
+    V(avifImageSetMetadataXMP, (avifImage * i, const uint8_t *p, size_t n), (i, p, n))                   \
     F(avifResult, avifImageSetViewRect, (avifImage * d, const avifImage *s, const avifCropRect *r), (d, s, r)) \
     F(avifResult, avifImageYUVToRGB, (const avifImage *i, avifRGBImage *r), (i, r))                      \
     V(avifRGBImageSetDefaults, (avifRGBImage * r, const avifImage *i), (r, i))                           \

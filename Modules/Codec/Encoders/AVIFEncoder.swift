@@ -48,6 +48,10 @@ public struct AVIFEncoder: ImageEncoding {
         if let profile = image.colorProfile {
             [UInt8](profile.data).withUnsafeBufferPointer { avifImageSetProfileICC(avif, $0.baseAddress, $0.count) }
         }
+        if let metadata = image.metadata?.kept(by: options.metadata) {
+            if let exif = metadata.exif { [UInt8](exif).withUnsafeBufferPointer { avifImageSetMetadataExif(avif, $0.baseAddress, $0.count) } }
+            if let xmp = metadata.xmp { [UInt8](xmp).withUnsafeBufferPointer { avifImageSetMetadataXMP(avif, $0.baseAddress, $0.count) } }
+        }
         guard let encoder = avifEncoderCreate() else { throw .failed(.avif, detail: "out of memory") }
         defer { avifEncoderDestroy(encoder) }
         let quantizer = Int32((max(0, min(1, 1 - options.quality)) * 63).rounded())

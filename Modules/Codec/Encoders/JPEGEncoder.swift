@@ -17,7 +17,7 @@ public struct JPEGEncoder: ImageEncoding {
         let source = PixelConversion.converted(image, to: image.pixelFormat == .gray8 ? .gray8 : .rgb8)
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
         let icc = [UInt8](image.colorProfile?.data ?? Data())
-        return try CEncoded.run(format: .jpeg) { out, length, error, capacity in
+        let encoded = try CEncoded.run(format: .jpeg) { out, length, error, capacity in
             source.pixels.withUnsafeBufferPointer { pixels in
                 icc.withUnsafeBufferPointer { profile in
                     osp_jpeg_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
@@ -26,5 +26,6 @@ public struct JPEGEncoder: ImageEncoding {
                 }
             }
         }
+        return MetadataWriter.jpeg(encoded, image.metadata?.kept(by: options.metadata))
     }
 }

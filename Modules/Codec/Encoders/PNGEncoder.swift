@@ -19,7 +19,7 @@ public struct PNGEncoder: ImageEncoding {
         let source = PixelConversion.converted(image, to: format)
         let level = Int32(max(0, min(9, compressionLevel)))
         let icc = [UInt8](image.colorProfile?.data ?? Data())
-        return try CEncoded.run(format: .png) { out, length, error, capacity in
+        let encoded = try CEncoded.run(format: .png) { out, length, error, capacity in
             source.pixels.withUnsafeBufferPointer { pixels in
                 icc.withUnsafeBufferPointer { profile in
                     osp_png_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
@@ -28,5 +28,6 @@ public struct PNGEncoder: ImageEncoding {
                 }
             }
         }
+        return MetadataWriter.png(encoded, image.metadata?.kept(by: options.metadata))
     }
 }

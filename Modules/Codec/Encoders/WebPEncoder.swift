@@ -5,7 +5,8 @@ import OspreyPixels
 
 /// Encodes WebP with libwebp: lossy at a quality, or lossless; alpha kept. An animated
 /// `Image` is written as an animated WebP (every frame, its duration and the loop count),
-/// and a carried `ColorProfile` goes into an `ICCP` chunk.
+/// a carried `ColorProfile` goes into an `ICCP` chunk, and the metadata the options keep into
+/// `EXIF` and `XMP ` chunks.
 public struct WebPEncoder: ImageEncoding {
     public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .webp, animation: true, alpha: true, lossless: true, quality: true)] }
 
@@ -19,8 +20,13 @@ public struct WebPEncoder: ImageEncoding {
         } else {
             try Self.encodeStill(image, options: options)
         }
-        guard let profile = image.colorProfile else { return encoded }
-        return try Self.adding(profile, to: encoded)
+        var chunks: [(String, Data)] = []
+        if let profile = image.colorProfile { chunks.append(("ICCP", profile.data)) }
+        if let metadata = image.metadata?.kept(by: options.metadata) {
+            if let exif = metadata.exif { chunks.append(("EXIF", exif)) }
+            if let xmp = metadata.xmp { chunks.append(("XMP ", xmp)) }
+        }
+        return chunks.isEmpty ? encoded : try Self.adding(chunks, to: encoded)
     }
 
     private static func quality(_ options: EncodingOptions) -> Float { Float(max(0, min(1, options.quality)) * 100) }
@@ -86,22 +92,25 @@ public struct WebPEncoder: ImageEncoding {
         return Data(bytes: bytes, count: data.size)
     }
 
-    /// `webp` with an `ICCP` chunk holding `profile`, through libwebp's muxer.
-    private static func adding(_ profile: ColorProfile, to webp: Data) throws(ImageEncodingError) -> Data {
+    /// `webp` with `chunks` (`ICCP`, `EXIF`, `XMP `), through libwebp's muxer.
+    private static func adding(_ chunks: [(String, Data)], to webp: Data) throws(ImageEncodingError) -> Data {
         let result: Data? = webp.withUnsafeBytes { image in
-            profile.data.withUnsafeBytes { icc in
-                var imageData = WebPData(bytes: image.bindMemory(to: UInt8.self).baseAddress, size: image.count)
-                var iccData = WebPData(bytes: icc.bindMemory(to: UInt8.self).baseAddress, size: icc.count)
-                guard let mux = WebPMuxCreate(&imageData, 1) else { return nil }
-                defer { WebPMuxDelete(mux) }
-                var output = WebPData()
-                guard WebPMuxSetChunk(mux, "ICCP", &iccData, 1) == WEBP_MUX_OK,
-                      WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else { return nil }
-                defer { WebPFree(UnsafeMutableRawPointer(mutating: bytes)) }
-                return Data(bytes: bytes, count: output.size)
+            var imageData = WebPData(bytes: image.bindMemory(to: UInt8.self).baseAddress, size: image.count)
+            guard let mux = WebPMuxCreate(&imageData, 1) else { return nil }
+            defer { WebPMuxDelete(mux) }
+            for (fourCC, payload) in chunks {
+                let set = payload.withUnsafeBytes { bytes in
+                    var chunk = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
+                    return WebPMuxSetChunk(mux, fourCC, &chunk, 1) == WEBP_MUX_OK  // copied: the bytes may go
+                }
+                guard set else { return nil }
             }
+            var output = WebPData()
+            guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else { return nil }
+            defer { WebPFree(UnsafeMutableRawPointer(mutating: bytes)) }
+            return Data(bytes: bytes, count: output.size)
         }
-        guard let result else { throw .failed(.webp, detail: "libwebp could not add the colour profile") }
+        guard let result else { throw .failed(.webp, detail: "libwebp could not add the colour profile or metadata") }
         return result
     }
 }

@@ -12,6 +12,7 @@ enum FillCrop {
         let origin = GravityCrop.origin(in: image, size: size, gravity: options.gravity)
         var result = image.mappingFrames { GravityCrop.crop($0, origin: origin, size: size) }
         result.colorProfile = image.colorProfile
+        result.metadata = image.metadata
         return result
     }
 }

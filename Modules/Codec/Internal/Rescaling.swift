@@ -7,6 +7,7 @@ enum Rescaling {
     static func rescale(_ reduction: Image, options: DecodingOptions) -> Image {
         var resized = Resampler.resize(reduction, to: options.outputSize(for: reduction.size))
         resized.colorProfile = reduction.colorProfile
+        resized.metadata = reduction.metadata
         return FillCrop.apply(resized, options: options)
     }
 }

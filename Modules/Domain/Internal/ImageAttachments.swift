@@ -3,23 +3,28 @@
 final class ImageAttachments: Hashable, Sendable {
     let colorProfile: ColorProfile?
     let animation: ImageAnimation?
+    let metadata: ImageMetadata?
 
-    private init(colorProfile: ColorProfile?, animation: ImageAnimation?) {
+    private init(colorProfile: ColorProfile?, animation: ImageAnimation?, metadata: ImageMetadata?) {
         self.colorProfile = colorProfile
         self.animation = animation
+        self.metadata = metadata
     }
 
     /// The attachments holding these, or `nil` when there is nothing to hold.
-    static func make(colorProfile: ColorProfile?, animation: ImageAnimation?) -> ImageAttachments? {
-        colorProfile == nil && animation == nil ? nil : ImageAttachments(colorProfile: colorProfile, animation: animation)
+    static func make(colorProfile: ColorProfile?, animation: ImageAnimation?, metadata: ImageMetadata?) -> ImageAttachments? {
+        let metadata = metadata?.isEmpty == true ? nil : metadata
+        return colorProfile == nil && animation == nil && metadata == nil
+            ? nil : ImageAttachments(colorProfile: colorProfile, animation: animation, metadata: metadata)
     }
 
     static func == (lhs: ImageAttachments, rhs: ImageAttachments) -> Bool {
-        lhs.colorProfile == rhs.colorProfile && lhs.animation == rhs.animation
+        lhs.colorProfile == rhs.colorProfile && lhs.animation == rhs.animation && lhs.metadata == rhs.metadata
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(colorProfile)
         hasher.combine(animation)
+        hasher.combine(metadata)
     }
 }

@@ -153,7 +153,7 @@ extension ImagePipeline {
         return image
     }
 
-    /// `image` through `processor`: every frame of an animation, the profile kept. With
+    /// `image` through `processor`: every frame of an animation, the profile and metadata kept. With
     /// `sourceSize`, a ``ReducibleProcessing`` is told `image` is a reduced decode of it.
     static func process(_ image: Image, with processor: any ImageProcessing, sourceSize: PixelSize? = nil) throws(ImageProcessingError) -> Image {
         var result: Image
@@ -163,6 +163,7 @@ extension ImagePipeline {
             result = try image.mappingFrames(processor.process)
         }
         result.colorProfile = image.colorProfile
+        result.metadata = image.metadata
         return result
     }
 

@@ -77,7 +77,7 @@ extension ImagePipeline {
         let lossy = encoder.capabilities(for: format)?.quality ?? false
         while true {
             try ImageEncodingError.checkCancellation()
-            let options = EncodingOptions(format: format, quality: Double(quality) / 100, lossless: encoding.lossless)
+            let options = EncodingOptions(format: format, quality: Double(quality) / 100, lossless: encoding.lossless, metadata: encoding.metadata)
             let bytes = try encoder.encode(image, options: options)
             guard let maxBytes = encoding.maxBytes, bytes.count > maxBytes, quality > 10, lossy else { return bytes }
             let over = Double(bytes.count) / Double(maxBytes)

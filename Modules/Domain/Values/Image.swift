@@ -17,16 +17,22 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// (``ColorHandling/preserve``); `nil` when the pixels are sRGB.
     public var colorProfile: ColorProfile? {
         get { attachments?.colorProfile }
-        set { attachments = ImageAttachments.make(colorProfile: newValue, animation: animation) }
+        set { attachments = ImageAttachments.make(colorProfile: newValue, animation: animation, metadata: metadata) }
     }
     /// Every frame of an animated image, when all were asked for; the image's own pixels
     /// are the first frame's. `nil` for a still.
     public var animation: ImageAnimation? {
         get { attachments?.animation }
-        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: newValue) }
+        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: newValue, metadata: metadata) }
     }
-    /// The profile and the frames behind one reference: most images carry neither, and an
-    /// image is copied in and out of caches at every hit, so it stays five words and one.
+    /// The EXIF, XMP and IPTC blocks of the file it was decoded from, written again only
+    /// where ``EncodingOptions/metadata`` asks; `nil` when there were none.
+    public var metadata: ImageMetadata? {
+        get { attachments?.metadata }
+        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: animation, metadata: newValue) }
+    }
+    /// The profile, the frames and the metadata behind one reference: most images carry none,
+    /// and an image is copied in and out of caches at every hit, so it stays five words and one.
     private var attachments: ImageAttachments?
 
     /// Creates an image, checking that the buffer matches the geometry.
@@ -57,7 +63,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     ///
     /// This is the figure memory caches count against their cost limit.
     public var cost: Int {
-        bytesPerRow * height + (animation?.frames.dropFirst().reduce(0) { $0 + $1.image.cost } ?? 0)
+        bytesPerRow * height + (animation?.frames.dropFirst().reduce(0) { $0 + $1.image.cost } ?? 0) + (metadata?.byteCount ?? 0)
     }
 
     /// `transform` applied to the image, or to every frame when it is animated (the result is

@@ -32,6 +32,8 @@ public struct OutputEncoding: Hashable, Sendable, CustomStringConvertible {
     public var lossless: Bool
     /// Joins the cache key and changes nothing else, as imgproxy's cache buster.
     public var variant: String?
+    /// Which of the image's metadata is written (``EncodingOptions/metadata``); none by default.
+    public var metadata: MetadataPolicy = .strip
 
     /// An encoding; quality 80 (the default of most tools) unless given.
     public init(format: FormatChoice, quality: Int = 80, qualities: [ImageFormat: Int] = [:], maxBytes: Int? = nil,
@@ -82,6 +84,7 @@ public struct OutputEncoding: Hashable, Sendable, CustomStringConvertible {
         if let maxBytes { parts.append("mb=\(maxBytes)") }
         if lossless { parts.append("lossless") }
         if let variant { parts.append("v=\(variant)") }
+        if metadata != .strip { parts.append("meta=\(metadata.rawValue)") }
         return parts.joined(separator: ",")
     }
 }

@@ -126,6 +126,12 @@ extension ImageService {
         /// An EXIF orientation turns sources upright unless the URL says `ar:0`
         /// (on by default); off, pixels stay as stored unless it says `ar:1`.
         public var autoRotates: Bool
+        /// Answers carry none of the source's EXIF, XMP and IPTC unless the URL says `sm:0`
+        /// (on by default, as imgproxy's); off, they carry it all.
+        public var stripsMetadata: Bool
+        /// When metadata is stripped, its authorship and rights stay unless the URL says
+        /// `kcr:0` (on by default, as imgproxy's).
+        public var keepsCopyright: Bool
         /// An SVG source asked in no format is rasterised and answered as any image
         ///; by default it is answered as SVG, sanitised.
         public var alwaysRasterizesSVG: Bool
@@ -225,6 +231,8 @@ extension ImageService {
             setsCanonicalHeader = false
             keepsColorProfiles = false
             autoRotates = true
+            stripsMetadata = true
+            keepsCopyright = true
             alwaysRasterizesSVG = false
             allowsSecurityOptions = false
             fallbackStatus = 200

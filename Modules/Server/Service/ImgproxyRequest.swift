@@ -60,13 +60,15 @@ package struct ImgproxyRequest: Sendable {
     }
 
     /// The options the server's settings and a client's hints give before the URL's: the
-    /// colour profile kept or not, EXIF orientation applied or not, and, where the server takes
+    /// colour profile kept or not, EXIF orientation applied or not, metadata kept or not, and, where the server takes
     /// client hints, `Sec-CH-DPR` or `DPR` the ratio, `Sec-CH-Width` or `Width` the width in
     /// device pixels.
     static func defaultOptions(hints headers: HTTPFields, configuration: ImageService.Configuration) -> ImgproxyOptions {
         var options = ImgproxyOptions()
         options.keepsColorProfile = configuration.keepsColorProfiles
         options.autoRotates = configuration.autoRotates
+        options.stripsMetadata = configuration.stripsMetadata
+        options.keepsCopyright = configuration.keepsCopyright
         options.serverMaxResultDimension = configuration.maxResultDimension
         guard configuration.usesClientHints else { return options }
         let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }

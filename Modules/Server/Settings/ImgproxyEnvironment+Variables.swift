@@ -31,8 +31,6 @@ extension ImgproxyEnvironment {
         "PNG_QUANTIZATION_COLORS": "Osprey writes PNG in full colour",
         "WEBP_EFFORT": "Osprey encodes WebP at libwebp's default effort",
         "WEBP_PRESET": "Osprey encodes WebP with libwebp's default preset",
-        "STRIP_METADATA": "Osprey's answers never carry metadata",
-        "KEEP_COPYRIGHT": "Osprey's answers never carry metadata",
         "PRESERVE_HDR": "Osprey's pixels are 8 bits a channel: answers are the ones imgproxy gives without it",
         "ENFORCE_THUMBNAIL": "Osprey decodes the image itself, at the size asked",
         "USE_LINEAR_COLORSPACE": "Osprey resamples in its own colour space",

@@ -68,6 +68,16 @@ extension ServerSettings {
                       default: { $0.service.keepsColorProfiles ? "off" : "on" }) {
             (input) throws(ServerSettingError) in input.service.keepsColorProfiles = !(try input.bool())
         },
+        ServerSetting("strip-metadata", imgproxy: ["IMGPROXY_STRIP_METADATA"], .toggle,
+                      "Answers carry none of the source's EXIF, XMP and IPTC unless the URL says sm:0 (but see --keep-copyright); off, they carry it all.",
+                      default: { $0.service.stripsMetadata ? "on" : "off" }) {
+            (input) throws(ServerSettingError) in input.service.stripsMetadata = try input.bool()
+        },
+        ServerSetting("keep-copyright", imgproxy: ["IMGPROXY_KEEP_COPYRIGHT"], .toggle,
+                      "Stripped answers keep the source's authorship and rights (EXIF Artist and Copyright, IPTC By-line, Credit and Copyright Notice, XMP dc:creator, dc:rights, xmpRights) unless the URL says kcr:0.",
+                      default: { $0.service.keepsCopyright ? "on" : "off" }) {
+            (input) throws(ServerSettingError) in input.service.keepsCopyright = try input.bool()
+        },
         ServerSetting("auto-rotate", imgproxy: ["IMGPROXY_AUTO_ROTATE"], .toggle, "An EXIF orientation turns sources upright unless the URL says ar:0.",
                       default: { $0.service.autoRotates ? "on" : "off" }) {
             (input) throws(ServerSettingError) in input.service.autoRotates = try input.bool()

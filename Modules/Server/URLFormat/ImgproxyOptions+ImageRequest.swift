@@ -83,8 +83,10 @@ extension ImgproxyOptions {
     /// its quality for the format, else the server's for the format, else `defaultQuality`
     /// (imgproxy's precedence); its byte budget and cache buster.
     func encoding(_ format: OutputEncoding.FormatChoice, defaultQuality: Int, serverQualities: [ImageFormat: Int] = [:]) -> OutputEncoding {
-        OutputEncoding(format: format, quality: quality ?? defaultQuality,
-                       qualities: quality == nil ? serverQualities.merging(formatQuality) { $1 } : [:],
-                       maxBytes: maxBytes, variant: cacheBuster)
+        var encoding = OutputEncoding(format: format, quality: quality ?? defaultQuality,
+                                      qualities: quality == nil ? serverQualities.merging(formatQuality) { $1 } : [:],
+                                      maxBytes: maxBytes, variant: cacheBuster)
+        encoding.metadata = !stripsMetadata ? .all : keepsCopyright ? .copyright : .strip
+        return encoding
     }
 }

@@ -86,9 +86,8 @@ extension ImgproxyOptions {
             options.maxBytes = bytes > 0 ? bytes : nil
         },
         Option("format", "f", "ext") { options, args, name throws(ImgproxyError) in options.format = try format(try single(args, name)) },
-        // Answers never carry EXIF, XMP or IPTC, copyright or not (Docs/MIGRATING-FROM-IMGPROXY.md).
-        Option("strip_metadata", "sm") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
-        Option("keep_copyright", "kcr") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
+        Option("strip_metadata", "sm") { options, args, name throws(ImgproxyError) in options.stripsMetadata = try bool(try single(args, name)) },
+        Option("keep_copyright", "kcr") { options, args, name throws(ImgproxyError) in options.keepsCopyright = try bool(try single(args, name)) },
         // Osprey's pixels are 8 bits a channel: `ph` is read and checked, and the answer is the
         // one imgproxy gives without it (Docs/MIGRATING-FROM-IMGPROXY.md).
         Option("preserve_hdr", "ph") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },

@@ -54,6 +54,10 @@ package struct ImgproxyOptions: Hashable, Sendable {
     package var maxBytes: Int?
     /// Keep the source's colour profile (`scp:0`) instead of converting to sRGB.
     package var keepsColorProfile = false
+    /// Answers carry none of the source's metadata (`sm`) but, with `keepsCopyright` (`kcr`),
+    /// its authorship and rights.
+    package var stripsMetadata = true
+    package var keepsCopyright = true
 
     /// The least width and height of the result, enlarging past `enlarge` if need be.
     package var minWidth = 0

@@ -36,4 +36,15 @@ typedef struct {
 int osp_svg_sanitize(const uint8_t *data, size_t size, const osp_svg_checks *checks, uint8_t **out, size_t *out_size);
 void osp_svg_free(uint8_t *buffer);
 
+/// The largest XMP packet `osp_xmp_keep_rights` reads.
+#define OSP_XMP_MAX_BYTES (4u << 20)
+
+/// An XMP packet with only its authorship and rights properties (`dc:creator`,
+/// `dc:contributor`, `dc:publisher`, `dc:rights`, `xmpRights:*`, `cc:*`), written again in an
+/// xpacket wrapper: 0 with a buffer for `osp_xmp_free` in `*out`, or NULL when none is left;
+/// -1 when the packet is not well-formed XML (or over OSP_XMP_MAX_BYTES). No network, no
+/// external entities, no entity substitution.
+int osp_xmp_keep_rights(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+void osp_xmp_free(uint8_t *buffer);
+
 #endif
