@@ -65,6 +65,22 @@ struct AWSCredentialSourcesTests {
         #expect(try endpoints.hits()["imds"] == 1, "the endpoint answers only with the PUT's token")
     }
 
+    @Test func aVersionOneMetadataServiceIsAskedWithoutATokenUnlessThatIsDisabled() async throws {
+        let (s3, endpoints, base) = try Self.world()
+        defer { s3.stop(); endpoints.stop() }
+        let role = s3.roleCredentials
+        var state = AWSEndpointFakes.State(accessKeyID: role.accessKeyID, secretAccessKey: role.secretAccessKey, sessionToken: role.sessionToken,
+                                           expiresIn: 3600)
+        state.imds_v1_only = true
+        try endpoints.set(state)
+        let environment = base.merging(["AWS_EC2_METADATA_SERVICE_ENDPOINT": endpoints.url]) { $1 }
+        #expect(try await Self.load("s3://photos/a.jpg", from: s3, with: try AWSCredentialChain(environment: environment)) == Self.photo)
+        #expect(try endpoints.hits()["imds"] == 1)
+        let disabled = try AWSCredentialChain(environment: environment.merging(["AWS_EC2_METADATA_V1_DISABLED": "true"]) { $1 })
+        await #expect(throws: AWSCredentialError.self) { try await disabled.credentials() }
+        #expect(try endpoints.hits()["imds"] == 1)
+    }
+
     @Test func aRoleIsAssumedAtMotosSTSWithTheKeysFoundAndTheExternalID() async throws {
         let (s3, endpoints, base) = try Self.world()
         defer { s3.stop(); endpoints.stop() }

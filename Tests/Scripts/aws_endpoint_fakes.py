@@ -4,7 +4,8 @@ loopback, strict.
 
 - EC2 IMDSv2: PUT /latest/api/token (needs X-aws-ec2-metadata-token-ttl-seconds) gives a
   session token; GET /latest/meta-data/iam/security-credentials/ and .../<role> answer only
-  with that token in X-aws-ec2-metadata-token (401 otherwise).
+  with that token in X-aws-ec2-metadata-token (401 otherwise). With "imds_v1_only" in the
+  state, the PUT is 405 and the GETs need no token, as an IMDSv1-only service.
 - ECS container endpoint: GET /v2/credentials/<id> answers only with the Authorization
   header the state file names ("authorization"; none asked when it is null).
 - STS AssumeRoleWithWebIdentity: POST / with the form STS documents; answers only when
@@ -46,6 +47,8 @@ class Handler(StrictHandler):
     def do_PUT(self):
         if self.path != "/latest/api/token":
             return self.answer(404, "")
+        if state().get("imds_v1_only"):
+            return self.answer(405, "")
         ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
         if not ttl or not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
             return self.answer(400, "missing or invalid TTL")
@@ -75,7 +78,7 @@ class Handler(StrictHandler):
         if self.path == "/__hits":
             return self.answer(200, json.dumps(hits), "application/json")
         if self.path.startswith("/latest/meta-data/"):
-            if self.headers.get("X-aws-ec2-metadata-token") not in tokens:
+            if self.headers.get("X-aws-ec2-metadata-token") not in tokens and not state().get("imds_v1_only"):
                 return self.answer(401, "")
             if self.path == "/latest/meta-data/iam/security-credentials/":
                 return self.answer(200, "osprey-instance-role")

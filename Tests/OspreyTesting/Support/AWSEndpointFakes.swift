@@ -20,6 +20,8 @@ public final class AWSEndpointFakes: @unchecked Sendable {
         public var authorization: String?
         public var web_identity_token: String
         public var role_arn: String
+        /// The metadata service answers as version 1 only: the token's PUT is 405.
+        public var imds_v1_only = false
 
         public init(accessKeyID: String, secretAccessKey: String, sessionToken: String, expiresIn seconds: TimeInterval,
                     authorization: String? = nil, webIdentityToken: String = "eyJhbGciOiJSUzI1NiJ9.osprey.test", roleARN: String = "arn:aws:iam::123456789012:role/osprey") {

@@ -22,7 +22,8 @@ extension AWSCredentialSource {
         }
         if let container = try container(environment) { return container }
         guard !AWSEndpoints.isTrue(environment["AWS_EC2_METADATA_DISABLED"]) else { throw .noCredentials }
-        return .instanceMetadata(endpoint: instanceEndpoint(environment))
+        let v1Disabled = environment["AWS_EC2_METADATA_V1_DISABLED"] ?? config.profiles[named ?? "default"]?["ec2_metadata_v1_disabled"]
+        return .instanceMetadata(endpoint: instanceEndpoint(environment), allowsV1: !AWSEndpoints.isTrue(v1Disabled))
     }
 
     /// The region the environment or the profile names, if any.

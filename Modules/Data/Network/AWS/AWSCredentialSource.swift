@@ -14,8 +14,10 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
     /// ECS's (or EKS Pod Identity's) container endpoint, with its authorization token given
     /// or in a file.
     case container(url: URL, authorization: String?, authorizationFile: String?)
-    /// EC2's instance metadata service, version 2 (a session token first).
-    case instanceMetadata(endpoint: URL)
+    /// EC2's instance metadata service, version 2 (a session token first); version 1 when
+    /// the token is refused (403, 404, 405: an older or proxied service) and `allowsV1`, as
+    /// AWS's SDKs fall back unless `AWS_EC2_METADATA_V1_DISABLED`.
+    case instanceMetadata(endpoint: URL, allowsV1: Bool = true)
     /// `AssumeRole`, signed with what `base` gives.
     case assumeRole(roleARN: String, externalID: String?, sessionName: String, base: AWSCredentialSource)
 
@@ -32,7 +34,7 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
         case .webIdentity(_, let role, _): "web identity for \(role)"
         case .process: "a credential process"
         case .container(let url, _, _): "the container endpoint \(url.absoluteString)"
-        case .instanceMetadata(let endpoint): "the instance metadata service at \(endpoint.absoluteString)"
+        case .instanceMetadata(let endpoint, _): "the instance metadata service at \(endpoint.absoluteString)"
         case let .assumeRole(role, _, _, base): "\(role) assumed with \(base.name)"
         }
     }
@@ -51,22 +53,34 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
             if let token = try authorizationFile.map(Self.read) ?? authorization { headers["Authorization"] = token }
             let answer = try await Self.get(ServiceCall("GET", url, headers: headers), context, service: "the container endpoint")
             return try AWSAnswer.credentials(json: answer, from: "the container endpoint")
-        case .instanceMetadata(let endpoint):
-            return try await Self.instanceCredentials(endpoint, context)
+        case let .instanceMetadata(endpoint, allowsV1):
+            return try await Self.instanceCredentials(endpoint, allowsV1: allowsV1, context)
         case let .assumeRole(roleARN, externalID, sessionName, base):
             let credentials = try await base.fetch(context)
             return try await context.sts.assumeRole(roleARN: roleARN, sessionName: sessionName, externalID: externalID, with: credentials)
         }
     }
 
-    /// IMDSv2: a session token by PUT, the role's name, then its credentials.
-    private static func instanceCredentials(_ endpoint: URL, _ context: Context) async throws(AWSCredentialError) -> AWSCredentials {
+    /// IMDSv2: a session token by PUT, the role's name, then its credentials; without the
+    /// token (IMDSv1) when the service refuses to give one and `allowsV1`.
+    private static func instanceCredentials(_ endpoint: URL, allowsV1: Bool, _ context: Context) async throws(AWSCredentialError) -> AWSCredentials {
         let service = "the instance metadata service"
         let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
         let tokenCall = ServiceCall("PUT", URL(string: base + "/latest/api/token")!, headers: ["X-aws-ec2-metadata-token-ttl-seconds": "21600"],
                                     body: Data())
-        let token = String(decoding: try await get(tokenCall, context, service: service), as: UTF8.self)
-        let headers = ["X-aws-ec2-metadata-token": token]
+        let tokenAnswer: DataResponse
+        do {
+            tokenAnswer = try await context.network.send(tokenCall)
+        } catch {
+            throw .serviceFailed(service: service, reason: "\(error)")
+        }
+        var headers: [String: String] = [:]
+        let status = tokenAnswer.metadata.statusCode
+        if status == 200 {
+            headers["X-aws-ec2-metadata-token"] = String(decoding: tokenAnswer.data, as: UTF8.self)
+        } else if !(allowsV1 && [403, 404, 405].contains(status)) {
+            throw .serviceFailed(service: service, reason: "HTTP \(status) for \(tokenCall.url.absoluteString)")
+        }
         let roles = URL(string: base + "/latest/meta-data/iam/security-credentials/")!
         let listing = String(decoding: try await get(ServiceCall("GET", roles, headers: headers), context, service: service), as: UTF8.self)
         guard let role = listing.split(whereSeparator: \.isNewline).first.map(String.init), !role.isEmpty else {
