@@ -65,6 +65,42 @@ struct AWSCredentialSourcesTests {
         #expect(try endpoints.hits()["imds"] == 1, "the endpoint answers only with the PUT's token")
     }
 
+    @Test func anSSOProfileTradesTheCachedTokenForItsRole() async throws {
+        let (s3, endpoints, _) = try Self.world()
+        defer { s3.stop(); endpoints.stop() }
+        let home = try AWSCredentialChainTests.home(config: """
+            [profile dev]
+            sso_session = corp
+            sso_account_id = 123456789012
+            sso_role_name = ImageReader
+            region = us-east-1
+
+            [sso-session corp]
+            sso_region = eu-west-1
+            sso_start_url = https://corp.awsapps.com/start
+            """)
+        let cache = URL(fileURLWithPath: home).appendingPathComponent(".aws/sso/cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        // The cache file's name is the SHA-1 of the session's name, as the CLI writes it.
+        let tokenFile = cache.appendingPathComponent("\(AWSSingleSignOn.sha1Hex("corp")).json")
+        #expect(tokenFile.lastPathComponent == "ee0bfd2552fbd840c02cc48b6e823320543c450f.json")
+        func cacheToken(_ token: String, expiresIn seconds: TimeInterval) throws {
+            let expires = Date(timeIntervalSinceNow: seconds).ISO8601Format()
+            try Data(#"{"accessToken": "\#(token)", "expiresAt": "\#(expires)", "region": "eu-west-1"}"#.utf8).write(to: tokenFile)
+        }
+        let environment = ["HOME": home, "AWS_PROFILE": "dev", "AWS_ENDPOINT_URL_SSO": endpoints.url, "AWS_REGION": "us-east-1"]
+        try cacheToken("sso-access-token", expiresIn: 3600)
+        #expect(try await Self.load("s3://photos/a.jpg", from: s3, with: try AWSCredentialChain(environment: environment)) == Self.photo)
+        #expect(try endpoints.hits()["sso"] == 1)
+        try cacheToken("sso-access-token", expiresIn: -60)
+        await #expect(throws: AWSCredentialError.self, "an expired token asks for aws sso login") {
+            try await AWSCredentialChain(environment: environment).credentials()
+        }
+        try cacheToken("another-token", expiresIn: 3600)
+        await #expect(throws: AWSCredentialError.self) { try await AWSCredentialChain(environment: environment).credentials() }
+        #expect(try endpoints.hits()["sso"] == 1)
+    }
+
     @Test func aVersionOneMetadataServiceIsAskedWithoutATokenUnlessThatIsDisabled() async throws {
         let (s3, endpoints, base) = try Self.world()
         defer { s3.stop(); endpoints.stop() }

@@ -2,6 +2,9 @@
 """AWS's endpoints that moto does not answer, as their published contracts describe them, on
 loopback, strict.
 
+- IAM Identity Center's GetRoleCredentials: GET /federation/credentials?role_name=ImageReader
+  &account_id=123456789012 with x-amz-sso_bearer_token equal to the state's "sso_token"
+  ("sso-access-token" unless set), answering roleCredentials (expiration in milliseconds).
 - EC2 IMDSv2: PUT /latest/api/token (needs X-aws-ec2-metadata-token-ttl-seconds) gives a
   session token; GET /latest/meta-data/iam/security-credentials/ and .../<role> answer only
   with that token in X-aws-ec2-metadata-token (401 otherwise). With "imds_v1_only" in the
@@ -20,13 +23,13 @@ session_token, expiration), read again at each request so a test can rotate them
 
 usage: aws_endpoint_fakes.py PORT STATE_FILE
 """
-import json, sys, urllib.parse
+import datetime, json, sys, urllib.parse
 from http.server import ThreadingHTTPServer
 
 from strict_http import StrictHandler
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "s3 redirected": 0, "s3 answered": 0}
+tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "sso": 0, "s3 redirected": 0, "s3 answered": 0}
 
 
 def state():
@@ -86,6 +89,19 @@ class Handler(StrictHandler):
                 hits["imds"] += 1
                 return self.answer(200, self.credentials_json(), "application/json")
             return self.answer(404, "")
+        if self.path.startswith("/federation/credentials?"):
+            # IAM Identity Center's GetRoleCredentials: the bearer token `aws sso login` cached.
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+            s = state()
+            if self.headers.get("x-amz-sso_bearer_token") != s.get("sso_token", "sso-access-token"):
+                return self.answer(401, json.dumps({"message": "Session token not found or invalid"}), "application/json")
+            if query.get("role_name") != ["ImageReader"] or query.get("account_id") != ["123456789012"]:
+                return self.answer(403, json.dumps({"message": "No access"}), "application/json")
+            hits["sso"] += 1
+            expiration = int(datetime.datetime.fromisoformat(s["expiration"].replace("Z", "+00:00")).timestamp() * 1000)
+            return self.answer(200, json.dumps({"roleCredentials": {"accessKeyId": s["access_key_id"], "secretAccessKey": s["secret_access_key"],
+                                                                    "sessionToken": s["session_token"], "expiration": expiration}}),
+                               "application/json")
         if self.path.startswith("/v2/credentials/"):
             wanted = state().get("authorization")
             if wanted is not None and self.headers.get("Authorization") != wanted:

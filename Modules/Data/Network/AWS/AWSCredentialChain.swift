@@ -6,10 +6,12 @@ import Foundation
 /// `AWS_SECRET_ACCESS_KEY`; a web identity (`AWS_WEB_IDENTITY_TOKEN_FILE` and `AWS_ROLE_ARN`,
 /// as EKS sets them); the profile `AWS_PROFILE` (else `default`) of the shared config and
 /// credentials files, with its keys, its `role_arn` and `source_profile` or
-/// `credential_source`, its `web_identity_token_file` or its `credential_process`; ECS's
-/// container endpoint (`AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` or `_FULL_URI`, with
+/// `credential_source`, its `web_identity_token_file`, its `credential_process` or its SSO
+/// session (the token `aws sso login` cached); ECS's container endpoint
+/// (`AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` or `_FULL_URI`, with
 /// `AWS_CONTAINER_AUTHORIZATION_TOKEN` or `_TOKEN_FILE`); EC2's instance metadata service
-/// (IMDSv2, `AWS_EC2_METADATA_SERVICE_ENDPOINT`, off with `AWS_EC2_METADATA_DISABLED`). A
+/// (IMDSv2, v1 where the service gives no token, `AWS_EC2_METADATA_SERVICE_ENDPOINT`, off
+/// with `AWS_EC2_METADATA_DISABLED`). A
 /// role to assume on top of any of them (imgproxy's `IMGPROXY_S3_ASSUME_ROLE_ARN`) is
 /// assumed through STS (`AWS_ENDPOINT_URL_STS` honoured).
 ///

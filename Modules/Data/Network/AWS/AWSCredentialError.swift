@@ -5,7 +5,7 @@ public enum AWSCredentialError: Error, Hashable, Sendable, CustomStringConvertib
     case noCredentials
     /// `AWS_PROFILE` (or a `source_profile`) names a profile neither shared file has.
     case profileNotFound(String)
-    /// The profile is one Osprey cannot use, and why (an SSO profile, a loop of profiles).
+    /// The profile is one Osprey cannot use, and why (an SSO profile without its session, a loop of profiles).
     case unsupportedProfile(String, reason: String)
     /// A file the chain needs (a web identity token, a shared file) could not be read.
     case unreadableFile(path: String, reason: String)

@@ -83,7 +83,7 @@ extension AWSCredentialSource {
         if let keys { return .fixed(keys, from: "profile \(name)") }
         if let command = values["credential_process"] { return .process(command: command) }
         if values["sso_session"] != nil || values["sso_start_url"] != nil {
-            throw .unsupportedProfile(name, reason: "SSO sign-in needs the AWS CLI; give the profile a credential_process instead")
+            return .singleSignOn(try AWSSingleSignOn(profile: name, values, sessions: config.ssoSessions, environment: environment))
         }
         return nil
     }

@@ -18,6 +18,8 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
     /// the token is refused (403, 404, 405: an older or proxied service) and `allowsV1`, as
     /// AWS's SDKs fall back unless `AWS_EC2_METADATA_V1_DISABLED`.
     case instanceMetadata(endpoint: URL, allowsV1: Bool = true)
+    /// An IAM Identity Center profile's role, for the token `aws sso login` cached.
+    case singleSignOn(AWSSingleSignOn)
     /// `AssumeRole`, signed with what `base` gives.
     case assumeRole(roleARN: String, externalID: String?, sessionName: String, base: AWSCredentialSource)
 
@@ -35,6 +37,7 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
         case .process: "a credential process"
         case .container(let url, _, _): "the container endpoint \(url.absoluteString)"
         case .instanceMetadata(let endpoint, _): "the instance metadata service at \(endpoint.absoluteString)"
+        case .singleSignOn(let sso): "IAM Identity Center's \(sso.roleName) in \(sso.accountID)"
         case let .assumeRole(role, _, _, base): "\(role) assumed with \(base.name)"
         }
     }
@@ -55,6 +58,8 @@ indirect enum AWSCredentialSource: Sendable, Equatable {
             return try AWSAnswer.credentials(json: answer, from: "the container endpoint")
         case let .instanceMetadata(endpoint, allowsV1):
             return try await Self.instanceCredentials(endpoint, allowsV1: allowsV1, context)
+        case .singleSignOn(let sso):
+            return try await sso.credentials(context.network)
         case let .assumeRole(roleARN, externalID, sessionName, base):
             let credentials = try await base.fetch(context)
             return try await context.sts.assumeRole(roleARN: roleARN, sessionName: sessionName, externalID: externalID, with: credentials)

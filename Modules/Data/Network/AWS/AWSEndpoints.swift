@@ -19,6 +19,7 @@ package struct AWSEndpoints: Sendable {
         package static let s3 = Service(variable: "S3", host: "s3")
         package static let secretsManager = Service(variable: "SECRETS_MANAGER", host: "secretsmanager")
         package static let ssm = Service(variable: "SSM", host: "ssm")
+        package static let sso = Service(variable: "SSO", host: "portal.sso")
     }
 
     /// The endpoint configured for `service`, if any.

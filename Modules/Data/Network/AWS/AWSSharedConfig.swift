@@ -8,6 +8,8 @@ import Foundation
 struct AWSSharedConfig: Sendable {
     /// Profile name → key → value.
     var profiles: [String: [String: String]] = [:]
+    /// `[sso-session name]` sections of the config file: name → key → value.
+    var ssoSessions: [String: [String: String]] = [:]
 
     /// The files the environment points to, or the defaults under `HOME`; a missing file is empty.
     init(environment: [String: String]) throws(AWSCredentialError) {
@@ -21,6 +23,7 @@ struct AWSSharedConfig: Sendable {
         for (name, values) in Self.sections(config) {
             let profile = name == "default" ? "default" : name.hasPrefix("profile ") ? String(name.dropFirst(8)).trimmingCharacters(in: .whitespaces) : nil
             if let profile { profiles[profile, default: [:]].merge(values) { _, new in new } }
+            if name.hasPrefix("sso-session ") { ssoSessions[String(name.dropFirst(12)).trimmingCharacters(in: .whitespaces)] = values }
         }
         for (name, values) in Self.sections(credentials) {
             profiles[name, default: [:]].merge(values) { _, new in new }
