@@ -55,4 +55,29 @@ struct ABSDataLoaderTests {
         await #expect(throws: ABSCredentialError.self) { try await Self.load("abs://photos/a.jpg", fakes, environment: wrong) }
         #expect(throws: ABSCredentialError.self) { try ABSCredentials(account: Fakes.account, environment: ["AZURE_CLIENT_SECRET": "s"]) }
     }
+
+    @Test func aServicePrincipalsCertificateSignsItsAssertionInPEMOrPKCS12() async throws {
+        let fakes = try Fakes(object: Self.photo)
+        defer { fakes.stop() }
+        let identity = ["AZURE_TENANT_ID": Fakes.tenant, "AZURE_CLIENT_ID": Fakes.clientID, "AZURE_AUTHORITY_HOST": fakes.url]
+        let pem = identity.merging(["AZURE_CLIENT_CERTIFICATE_PATH": fakes.certificatePath]) { $1 }
+        #expect(try await Self.load("abs://photos/a.jpg", fakes, environment: pem) == Self.photo)
+        let pkcs12 = identity.merging(["AZURE_CLIENT_CERTIFICATE_PATH": fakes.certificatePKCS12Path,
+                                       "AZURE_CLIENT_CERTIFICATE_PASSWORD": Fakes.certificatePassword]) { $1 }
+        #expect(try await Self.load("abs://photos/a.jpg", fakes, environment: pkcs12) == Self.photo)
+        #expect(try fakes.hits()["certificate"] == 2)
+        // Another key's assertion is refused; so is a PKCS#12 file without its password.
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-other-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let made = try ChildProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", other, "-out", other + ".crt",
+                                                             "-subj", "/CN=someone-else", "-days", "1"])
+        #expect(made.status == 0)
+        try (try Data(contentsOf: URL(fileURLWithPath: other)) + Data(contentsOf: URL(fileURLWithPath: other + ".crt"))).write(to: URL(fileURLWithPath: other))
+        try? FileManager.default.removeItem(atPath: other + ".crt")
+        for environment in [identity.merging(["AZURE_CLIENT_CERTIFICATE_PATH": other]) { $1 },
+                            identity.merging(["AZURE_CLIENT_CERTIFICATE_PATH": fakes.certificatePKCS12Path]) { $1 }] {
+            await #expect(throws: ABSCredentialError.self) { try await Self.load("abs://photos/a.jpg", fakes, environment: environment) }
+        }
+        #expect(try fakes.hits()["certificate"] == 2)
+    }
 }

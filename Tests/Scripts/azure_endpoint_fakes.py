@@ -7,8 +7,10 @@ loopback, strict. The Shared Key signature is checked by Azure's own Python SDK
   when authorised by the account key (Shared Key), the SAS token (its query, as given), or a
   bearer token issued here; x-ms-version and a fresh x-ms-date are required.
 - Entra ID token endpoint: POST /<tenant>/oauth2/v2.0/token, client_credentials with the
-  state's "client_secret" or, as a workload identity, "federated_token" as client_assertion;
-  the scope must be https://storage.azure.com/.default.
+  state's "client_secret"; or, as a workload identity, "federated_token" as client_assertion;
+  or a client assertion signed with the key of the state's "certificate" (PEM): RS256, its
+  x5t the certificate's SHA-1 thumbprint, aud this endpoint's URL, iss and sub the client, not
+  expired. The scope must be https://storage.azure.com/.default.
 - Managed identity: GET /metadata/identity/oauth2/token (IMDS, "Metadata: true") and
   GET /msi/token (App Service, X-IDENTITY-HEADER equal to the state's "identity_header").
 
@@ -16,17 +18,20 @@ GET /__hits answers the counts, by kind.
 
 usage: azure_endpoint_fakes.py PORT STATE_FILE
 """
-import base64, email.utils, json, sys, time, urllib.parse
+import base64, email.utils, hashlib, json, sys, time, urllib.parse
 from http.server import ThreadingHTTPServer
 
 from azure.core.pipeline import PipelineContext, PipelineRequest
 from azure.core.pipeline.transport import HttpRequest
 from azure.storage.blob._shared.authentication import SharedKeyCredentialPolicy
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding
 
 from strict_http import StrictHandler
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-issued, hits = set(), {"shared key": 0, "sas": 0, "bearer": 0, "secret": 0, "workload": 0, "imds": 0, "app service": 0}
+issued, hits = set(), {"shared key": 0, "sas": 0, "bearer": 0, "secret": 0, "workload": 0, "certificate": 0, "imds": 0, "app service": 0}
 RESOURCE = "https://storage.azure.com/"
 
 
@@ -44,6 +49,22 @@ class Handler(StrictHandler):
         issued.add(token)
         hits[kind] += 1
         return json.dumps({"access_token": token, "token_type": "Bearer", **extra})
+
+    def certificate_assertion_valid(self, assertion, client):
+        def unpad(part):
+            return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+        try:
+            header, claims, signature = assertion.split(".")
+            fields, payload = json.loads(unpad(header)), json.loads(unpad(claims))
+            certificate = x509.load_pem_x509_certificate(state()["certificate"].encode())
+            thumbprint = base64.urlsafe_b64encode(hashlib.sha1(certificate.public_bytes(serialization.Encoding.DER)).digest()).rstrip(b"=")
+            certificate.public_key().verify(unpad(signature), f"{header}.{claims}".encode(), padding.PKCS1v15(), hashes.SHA256())
+        except Exception:
+            return False
+        now = time.time()
+        return (fields.get("alg") == "RS256" and fields.get("x5t", "").encode() == thumbprint
+                and payload.get("aud") == f"http://127.0.0.1:{port}{self.path}" and payload.get("iss") == client == payload.get("sub")
+                and payload.get("nbf", now) <= now + 60 and payload.get("exp", 0) > now and payload.get("jti"))
 
     def shared_key_valid(self, account, key):
         url = f"http://127.0.0.1:{port}{self.path}"
@@ -86,6 +107,9 @@ class Handler(StrictHandler):
         if form.get("client_assertion_type") == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" \
                 and form.get("client_assertion") == s["federated_token"]:
             return self.answer(200, self.token("workload", expires_in=3599))
+        if form.get("client_assertion_type") == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" \
+                and self.certificate_assertion_valid(form.get("client_assertion", ""), s["client_id"]):
+            return self.answer(200, self.token("certificate", expires_in=3599))
         self.answer(401, json.dumps({"error": "invalid_client"}))
 
     def do_GET(self):

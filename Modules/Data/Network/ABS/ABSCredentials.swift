@@ -4,7 +4,8 @@ import OspreyDomain
 /// What authorises requests to Azure Blob Storage, as imgproxy and Azure's SDKs find it: the
 /// account key (imgproxy's `IMGPROXY_ABS_KEY`, Shared Key signing); a SAS token
 /// (`AZURE_STORAGE_SAS_TOKEN`); else a Microsoft Entra token: a service principal's secret
-/// (`AZURE_TENANT_ID`, `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`), a workload identity
+/// (`AZURE_TENANT_ID`, `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`) or certificate
+/// (`AZURE_CLIENT_CERTIFICATE_PATH`, `AZURE_CLIENT_CERTIFICATE_PASSWORD`), a workload identity
 /// (`AZURE_FEDERATED_TOKEN_FILE`, as AKS sets it), or the managed identity (App Service's
 /// `IDENTITY_ENDPOINT`, else the instance metadata service). Tokens are fetched at the first
 /// request, shared, and fetched again five minutes before they expire.
@@ -13,6 +14,7 @@ public final class ABSCredentials: Sendable {
         case sharedKey(ABSSharedKey)
         case sas(String)
         case clientSecret(tokenURL: URL, clientID: String, secret: String)
+        case clientCertificate(tokenURL: URL, clientID: String, certificate: ABSClientCertificate)
         case workloadIdentity(tokenURL: URL, clientID: String, tokenFile: String)
         case managedIdentity(URL, header: (name: String, value: String)?)
 
@@ -20,7 +22,7 @@ public final class ABSCredentials: Sendable {
             switch self {
             case .sharedKey(let key): "the account key of \(key.account)"
             case .sas: "a SAS token"
-            case .clientSecret(_, let client, _): "the service principal \(client)"
+            case .clientSecret(_, let client, _), .clientCertificate(_, let client, _): "the service principal \(client)"
             case .workloadIdentity(_, let client, _): "the workload identity \(client)"
             case .managedIdentity(let url, _): "the managed identity at \(url.host ?? "")"
             }
@@ -52,6 +54,10 @@ public final class ABSCredentials: Sendable {
         } else if let secret = value("AZURE_CLIENT_SECRET") {
             guard let client = value("AZURE_CLIENT_ID") else { throw .incomplete("AZURE_CLIENT_ID is not set") }
             source = .clientSecret(tokenURL: try tokenURL(), clientID: client, secret: secret)
+        } else if let path = value("AZURE_CLIENT_CERTIFICATE_PATH") {
+            guard let client = value("AZURE_CLIENT_ID") else { throw .incomplete("AZURE_CLIENT_ID is not set") }
+            source = .clientCertificate(tokenURL: try tokenURL(), clientID: client,
+                                        certificate: ABSClientCertificate(path: path, password: value("AZURE_CLIENT_CERTIFICATE_PASSWORD")))
         } else if let file = value("AZURE_FEDERATED_TOKEN_FILE") {
             guard let client = value("AZURE_CLIENT_ID") else { throw .incomplete("AZURE_CLIENT_ID is not set") }
             source = .workloadIdentity(tokenURL: try tokenURL(), clientID: client, tokenFile: file)
@@ -102,6 +108,21 @@ public final class ABSCredentials: Sendable {
         return request
     }
 
+    /// A federated token read from its file, or an assertion signed with the certificate's key.
+    private static func clientAssertion(_ source: Source, tokenURL: URL, clientID: String) throws(ABSCredentialError) -> String {
+        switch source {
+        case .clientCertificate(_, _, let certificate):
+            return try certificate.assertion(tokenURL: tokenURL, clientID: clientID)
+        case .workloadIdentity(_, _, let file):
+            guard let assertion = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else {
+                throw .incomplete("cannot read \(file)")
+            }
+            return assertion
+        default:
+            throw .tokenFailed(service: source.name, reason: "it makes no client assertion")
+        }
+    }
+
     private static func fetch(_ source: Source, _ network: CurlDataLoader) async throws(ABSCredentialError) -> OAuthToken {
         let call: ServiceCall
         switch source {
@@ -111,10 +132,8 @@ public final class ABSCredentials: Sendable {
             let form = ServiceCall.form([("grant_type", "client_credentials"), ("client_id", client), ("client_secret", secret),
                                          ("scope", resource + ".default")])
             call = ServiceCall("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
-        case let .workloadIdentity(url, client, file):
-            guard let assertion = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else {
-                throw .incomplete("cannot read \(file)")
-            }
+        case let .workloadIdentity(url, client, _), let .clientCertificate(url, client, _):
+            let assertion = try clientAssertion(source, tokenURL: url, clientID: client)
             let form = ServiceCall.form([("grant_type", "client_credentials"), ("client_id", client), ("scope", resource + ".default"),
                                          ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
                                          ("client_assertion", assertion)])

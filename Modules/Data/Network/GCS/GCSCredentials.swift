@@ -73,8 +73,13 @@ public final class GCSCredentials: Sendable {
             throw .tokenFailed(service: "an emulator", reason: "it needs none")
         case .serviceAccount(let key):
             let now = Int(Date().timeIntervalSince1970)
-            let assertion = try JWTAssertion.rs256(claims: ["iss": key.clientEmail, "scope": scope, "aud": key.tokenURI.absoluteString,
+            let assertion: String
+            do {
+                assertion = try JWTAssertion.rs256(claims: ["iss": key.clientEmail, "scope": scope, "aud": key.tokenURI.absoluteString,
                                                             "iat": now, "exp": now + 3600], pemKey: key.privateKey)
+            } catch {
+                throw .invalidKey("its private_key cannot sign: \(error.reason)")
+            }
             let form = ServiceCall.form([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)])
             call = ServiceCall("POST", key.tokenURI, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
             service = key.tokenURI.absoluteString
