@@ -81,4 +81,26 @@ struct ImgproxyV4SettingsTests {
                                            environment: ["HTTPS_PROXY": "ftp://proxy.internal"])
         #expect(invalid.status != 0 && invalid.output.contains("HTTPS_PROXY"), "\(invalid.output)")
     }
+
+    @Test func theLastModifiedBusterRaisesOlderSourcesLastModified() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let photo = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
+        origin.serve("old.jpg", photo, contentType: "image/jpeg", headers: ["Last-Modified": "Wed, 01 Jan 2025 00:00:00 GMT"])
+        origin.serve("new.jpg", photo, contentType: "image/jpeg", headers: ["Last-Modified": "Fri, 01 May 2026 00:00:00 GMT"])
+        let server = try await Abuse.server([], environment: ["IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true",
+                                                              "IMGPROXY_LAST_MODIFIED_BUSTER": "2026-01-01T00:00:00Z"])
+        defer { #expect(server.stop() == 0) }
+        let old = Abuse.path("rs:fit:50:50", origin.url("/files/old.jpg").absoluteString)
+        let first = try await server.fetch(old)
+        #expect(first.headers.lowercased().contains("last-modified: thu, 01 jan 2026 00:00:00 gmt"), "\(first.headers)")
+        #expect(try await server.fetch(old, headers: ["If-Modified-Since: Wed, 01 Jan 2025 00:00:00 GMT"]).status == 200,
+                "a client's copy from before the buster is not confirmed")
+        #expect(try await server.fetch(old, headers: ["If-Modified-Since: Thu, 01 Jan 2026 00:00:00 GMT"]).status == 304)
+        let newer = try await server.fetch(Abuse.path("rs:fit:50:50", origin.url("/files/new.jpg").absoluteString))
+        #expect(newer.headers.lowercased().contains("last-modified: fri, 01 may 2026 00:00:00 gmt"), "\(newer.headers)")
+        let invalid = try ChildProcess.run(ServerProcess.buildFolder.appendingPathComponent("osprey-server").path, ["--allow-unsigned", "--port", "0"],
+                                           environment: ["IMGPROXY_LAST_MODIFIED_BUSTER": "yesterday"])
+        #expect(invalid.status != 0 && invalid.output.contains("IMGPROXY_LAST_MODIFIED_BUSTER"), "\(invalid.output)")
+    }
 }

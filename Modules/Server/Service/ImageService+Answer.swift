@@ -45,7 +45,7 @@ extension ImageService {
             return try await fallback(for: request, failure: ServerError(error), start: start, logger: logger)
         }
         Self.record(encoded)
-        let lastModified = resolved.lastModified ?? encoded.source?.lastModified
+        let lastModified = busted(resolved.lastModified ?? encoded.source?.lastModified)
         return answer(with: encoded, to: request, lastModified: lastModified, sourceFacts: sourceFacts, timing: .now - start)
     }
 

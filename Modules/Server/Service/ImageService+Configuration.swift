@@ -115,6 +115,10 @@ extension ImageService {
         /// Answers carry the source's `Last-Modified` and answer `If-Modified-Since`
         /// (on by default here).
         public var usesLastModified: Bool
+        /// Answers are taken to be modified at least at this time (imgproxy's
+        /// `IMGPROXY_LAST_MODIFIED_BUSTER`): a source's older `Last-Modified` is answered as it,
+        /// so clients' copies from before a change of settings are not confirmed.
+        public var lastModifiedBuster: Date?
         /// `Content-Disposition: attachment` unless the URL says otherwise.
         public var returnsAttachment: Bool
         /// Answers of http and https sources carry `Link: <source>; rel="canonical"`

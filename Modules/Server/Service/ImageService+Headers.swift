@@ -38,6 +38,14 @@ extension ImageService {
         return ImageAnswer(status: status, headers: headers, body: encoded.data, validators: validators, budget: pipeline.configuration.memoryBudget)
     }
 
+    /// A source's `Last-Modified` as answered: the buster's time when it is older
+    /// (``Configuration/lastModifiedBuster``), as imgproxy does; an unreadable one is not passed on.
+    func busted(_ lastModified: String?) -> String? {
+        guard let buster = configuration.lastModifiedBuster, let lastModified else { return lastModified }
+        guard let date = HTTPDate.date(from: lastModified) else { return nil }
+        return date < buster ? HTTPDate.string(from: buster) : lastModified
+    }
+
     /// The request headers an answer depends on: `Accept` when it `varies` with it, and the
     /// client hints where the server takes them.
     func vary(accept varies: Bool) -> String? {

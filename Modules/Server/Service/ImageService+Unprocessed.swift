@@ -43,7 +43,7 @@ extension ImageService {
         headers[.contentDisposition] = ContentDisposition.header(for: request, format: format,
                                                                  attachment: options.returnsAttachment ?? configuration.returnsAttachment)
         if configuration.usesETags { headers[.eTag] = "\"" + ContentDigest.hex(body) + "\"" }
-        if configuration.usesLastModified, let lastModified = resolved.lastModified ?? source.metadata.lastModified {
+        if configuration.usesLastModified, let lastModified = busted(resolved.lastModified ?? source.metadata.lastModified) {
             headers[.lastModified] = lastModified
         }
         return ImageAnswer(status: .ok, headers: headers, body: body, validators: nil, budget: pipeline.configuration.memoryBudget)

@@ -12,6 +12,7 @@ extension ImgproxyEnvironment {
         "IGNORE_SSL_VERIFICATION": "Osprey always verifies sources' certificates",
         "S3_USE_DECRYPTION_CLIENT": "Osprey does not decrypt client-side encrypted S3 objects",
         "USE_SWIFT": "Osprey has no OpenStack Swift sources",
+        "SOURCE_URL_ENCRYPTION_KEY": "Osprey does not decrypt source URLs (imgproxy Pro's /enc/ sources)",
     ]
 
     /// Variables Osprey passes over, and why that changes nothing served: named in one
@@ -47,6 +48,10 @@ extension ImgproxyEnvironment {
         "PPROF_BIND": "Osprey serves no Go profiler",
         "VIPS_CACHE_TRACE": "Osprey does not use libvips",
         "VIPS_LEAK_CHECK": "Osprey does not use libvips",
+        "SWIFT_ALLOWED_BUCKETS": "Osprey has no OpenStack Swift sources",
+        "SWIFT_DENIED_BUCKETS": "Osprey has no OpenStack Swift sources",
+        "SWIFT_AUTH_VERSION": "Osprey has no OpenStack Swift sources",
+        "MALLOC": "Osprey's allocator is the C library's",
     ]
 
     /// Words in a variable's name that mark a setting restricting who may ask or what may be
@@ -71,5 +76,8 @@ extension ImgproxyEnvironment {
         "WEBP_SMART_SUBSAMPLE", "AUTOQUALITY_", "OBJECT_DETECTION_", "SMART_CROP_", "UNSHARP_MASKING_", "WATERMARKS_CACHE_SIZE",
         "FALLBACK_IMAGES_CACHE_SIZE", "CACHE_", "ENABLE_PDF", "PDF_", "PSD_", "FONTS_", "STRIP_METADATA_DPI",
         "USE_GIF_OPTIMIZER", "CUSTOM_REQUEST_HEADERS", "CUSTOM_RESPONSE_HEADERS", "CUSTOM_HEADERS_SEPARATOR", "SERVER_NAME",
+        "LICENSE_", "BEST_FORMAT_", "CLASSIFICATION_", "ML_", "INFO_", "ALLOWED_INFO_OPTIONS", "ALLOW_BYPASS_CACHE", "ENABLE_RAW_FORMATS",
+        "FALLBACK_IMAGE_PREPROCESS_URL", "WATERMARK_PREPROCESS_URL", "HEALTH_CHECK_MESSAGE", "MAX_CHAINED_PIPELINES",
+        "REQUEST_HEADERS_PASSTHROUGH", "RESPONSE_HEADERS_PASSTHROUGH", "COLOR_PROFILES_DIR",
     ]
 }

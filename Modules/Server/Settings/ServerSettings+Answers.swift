@@ -15,6 +15,12 @@ extension ServerSettings {
         toggle("use-etag", "IMGPROXY_USE_ETAG", \.usesETags, "Answers carry an ETag and answer If-None-Match."),
         toggle("use-last-modified", "IMGPROXY_USE_LAST_MODIFIED", \.usesLastModified,
                "Answers carry the source's Last-Modified and answer If-Modified-Since."),
+        ServerSetting("last-modified-buster", imgproxy: ["IMGPROXY_LAST_MODIFIED_BUSTER"], .value("RFC3339"),
+                      "Answers are taken to be modified at least at this time: an older source Last-Modified is answered as it.") {
+            (input) throws(ServerSettingError) in
+            guard let date = try? Date(input.text, strategy: .iso8601) else { throw input.failure("an RFC 3339 time, such as 2026-11-28T12:00:00Z") }
+            input.service.lastModifiedBuster = date
+        },
         toggle("return-attachment", "IMGPROXY_RETURN_ATTACHMENT", \.returnsAttachment,
                "Content-Disposition: attachment unless the URL says otherwise."),
         toggle("debug-headers", "IMGPROXY_ENABLE_DEBUG_HEADERS", \.debugHeaders,
