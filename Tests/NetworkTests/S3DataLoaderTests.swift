@@ -30,6 +30,28 @@ struct S3DataLoaderTests {
         #expect(location.versionID == "v+1" && location.url.absoluteString == "s3://photos/2026/a%20b.jpg?v%2B1")
     }
 
+    @Test func accessPointNamesStandForAnARNsHostOrAnotherBucket() async throws {
+        let location = try S3Location(URL(string: "s3://images/2026/a%20b.jpg?v%2B1")!)
+        let point = try #require(S3AccessPoint(arn: "arn:aws:s3:us-east-2:123456789012:accesspoint/Images"))
+        #expect(point.url(for: location).absoluteString
+                == "https://images-123456789012.s3-accesspoint.us-east-2.amazonaws.com/2026/a%20b.jpg?versionId=v%2B1")
+        #expect(point.region == "us-east-2")
+        #expect(S3AccessPoint(arn: "arn:aws-cn:s3:cn-north-1:123456789012:accesspoint:cn-images")?.url(for: location).host
+                == "cn-images-123456789012.s3-accesspoint.cn-north-1.amazonaws.com.cn")
+        for refused in ["arn:aws:s3:::photos", "arn:aws:s3-object-lambda:us-east-1:1:accesspoint/a", "arn:aws:s3:us-east-1:1:accesspoint/a.b/c",
+                        "photos", "arn:aws:s3:us-east-1:1:outpost/op-1/accesspoint/a"] {
+            #expect(S3AccessPoint(arn: refused) == nil, "\(refused)")
+        }
+        // A name that stands for another bucket is read from that bucket (imgproxy's own test).
+        let (s3, endpoints, _) = try World.world()
+        defer { s3.stop(); endpoints.stop() }
+        var store = try S3DataLoader.Store(endpoint: URL(string: s3.endpoint)!, region: "us-east-1",
+                                           credentials: AWSCredentials(accessKeyID: s3.accessKeyID, secretAccessKey: s3.secretAccessKey))
+        store.accessPoints = ["my-point": "photos"]
+        let loader = S3DataLoader(store: store, network: CurlDataLoader())
+        #expect(try await loader.loadData(for: DataRequest(url: URL(string: "s3://my-point/a.jpg")!)).data == World.photo)
+    }
+
     @Test func aBucketInAnotherRegionIsAskedThereOnceFound() async throws {
         let endpoints = try AWSEndpointFakes(.init(accessKeyID: "AKID", secretAccessKey: "secret", sessionToken: "t", expiresIn: 3600))
         defer { endpoints.stop() }

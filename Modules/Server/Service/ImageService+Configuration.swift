@@ -60,6 +60,9 @@ extension ImageService {
         public var s3AllowedBuckets: Set<String>
         /// Buckets `s3://` sources may never name.
         public var s3DeniedBuckets: Set<String>
+        /// `s3://` bucket names that stand for access points (by ARN) or other buckets
+        /// (imgproxy's `IMGPROXY_S3_ACCESS_POINTS`); the bucket lists check the name as written.
+        public var s3AccessPoints: [String: String] = [:]
         /// An image answered, processed as the URL asks, when the source fails, with
         /// `Fallback-Image: 1`: a local file,
         /// or a URL (a `data:` URL for the data) fetched and kept as sources are.

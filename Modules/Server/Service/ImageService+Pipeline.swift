@@ -27,7 +27,11 @@ extension ImageService.Configuration {
         osprey.decodingLimits.maxPixels = maxSourcePixels
         osprey.decodingLimits.maxFrames = maxAnimationFrames
         osprey.maxResultPixels = maxResultPixels ?? maxSourcePixels
-        osprey.s3Store = s3Store
+        osprey.s3Store = s3Store.map { store in
+            var store = store
+            store.accessPoints = s3AccessPoints
+            return store
+        }
         osprey.gcsStore = gcsStore
         osprey.absStore = absStore
         osprey.encodedMemoryLimit = answerMemoryLimit

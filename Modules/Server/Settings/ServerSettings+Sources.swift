@@ -44,6 +44,20 @@ extension ServerSettings {
                       "A bucket s3:// sources may never name; repeat for more.") {
             (input) throws(ServerSettingError) in input.service.s3DeniedBuckets = Set(input.list())
         },
+        ServerSetting("s3-access-points", imgproxy: ["IMGPROXY_S3_ACCESS_POINTS"], .value("NAME=ARN;…"),
+                      "Bucket names s3:// sources may use for S3 access points (arn:aws:s3:REGION:ACCOUNT:accesspoint/NAME), or for other buckets.") {
+            (input) throws(ServerSettingError) in
+            var points: [String: String] = [:]
+            for pair in input.text.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw input.failure("\(pair): give NAME=ARN") }
+                guard !parts[1].hasPrefix("arn:") || S3AccessPoint(arn: parts[1]) != nil else {
+                    throw input.failure("\(parts[1]) is not an access point's ARN (arn:aws:s3:REGION:ACCOUNT:accesspoint/NAME)")
+                }
+                points[parts[0]] = parts[1]
+            }
+            input.service.s3AccessPoints = points
+        },
         ServerSetting("gcs-endpoint", imgproxy: ["IMGPROXY_GCS_ENDPOINT"], .value("URL"),
                       "Google Cloud Storage's JSON API for gs://bucket/object sources (an emulator's); else STORAGE_EMULATOR_HOST's or Google's.") { _ in },
         ServerSetting("gcs-key", imgproxy: ["IMGPROXY_GCS_KEY"], .value("JSON"),

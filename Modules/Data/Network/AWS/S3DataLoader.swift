@@ -39,6 +39,10 @@ public struct S3DataLoader: DataLoading {
         /// a bucket in another region is then asked at that region's endpoint; a store at an
         /// endpoint given keeps it and signs for the bucket's region only.
         public let isAWSRegional: Bool
+        /// Bucket names that stand for access points, by ARN, or for other buckets (imgproxy's
+        /// `IMGPROXY_S3_ACCESS_POINTS`): `s3://NAME/key` is then read through the access point,
+        /// at its own host and region.
+        public var accessPoints: [String: String] = [:]
 
         /// The store at `endpoint`.
         /// - Throws: ``InvalidEndpoint`` unless `endpoint` is an http or https URL with a host,
@@ -83,8 +87,11 @@ public struct S3DataLoader: DataLoading {
         /// The URL the object at `location` is fetched from, when its bucket is in `region`
         /// (by default the store's).
         public func objectURL(for location: S3Location, in region: String? = nil) -> URL {
-            url(bucket: location.bucket, key: location.encodedKey, query: location.versionQuery, in: region)
+            url(bucket: bucket(for: location), key: location.encodedKey, query: location.versionQuery, in: region)
         }
+
+        /// The bucket `location` is read from: its own, or the one its name stands for.
+        func bucket(for location: S3Location) -> String { accessPoints[location.bucket] ?? location.bucket }
 
         /// The bucket's own URL, which S3 answers a HEAD on with the bucket's region.
         func bucketURL(_ bucket: String, in region: String) -> URL { url(bucket: bucket, key: "", query: nil, in: region) }
@@ -130,18 +137,24 @@ public struct S3DataLoader: DataLoading {
     public func loadData(for request: DataRequest, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> DataResponse {
         let location = try S3Location.source(request.url, scheme: "s3")
         let credentials = try await store.credentials.credentials()
-        let region = bucketRegions.withLock { $0[location.bucket] } ?? store.region
+        if let arn = store.accessPoints[location.bucket], let point = S3AccessPoint(arn: arn) {
+            var object = request
+            object.url = point.url(for: location)
+            return try await network.perform(object, sink: nil, signing: credentials.signing(region: point.region), progress: progress)
+        }
+        let bucket = store.bucket(for: location)
+        let region = bucketRegions.withLock { $0[bucket] } ?? store.region
         do {
             return try await fetch(request, location, in: region, with: credentials, progress: progress)
         } catch DataLoadingError.httpStatus(let status, let url) where [301, 307, 400].contains(status) {
             // S3 answers a request signed for (or sent to) the wrong region with a redirect or
             // AuthorizationHeaderMalformed; a HEAD of the bucket names its region. Asked once.
-            guard let actual = await self.region(of: location.bucket, askedIn: region, with: credentials), actual != region else {
+            guard let actual = await self.region(of: bucket, askedIn: region, with: credentials), actual != region else {
                 throw DataLoadingError.httpStatus(status, url: url)
             }
             bucketRegions.withLock {
                 if $0.count >= Self.bucketRegionLimit { $0.removeAll() }
-                $0[location.bucket] = actual == store.region ? nil : actual
+                $0[bucket] = actual == store.region ? nil : actual
             }
             return try await fetch(request, location, in: actual, with: credentials, progress: progress)
         }
