@@ -26,6 +26,8 @@ static const char *const names[] = {OSP_AVIF_SONAME, "libavif.so", NULL};
     F(avifResult, avifDecoderSetIOMemory, (avifDecoder * d, const uint8_t *p, size_t n), (d, p, n))      \
     F(avifEncoder *, avifEncoderCreate, (void), ())                                                      \
     V(avifEncoderDestroy, (avifEncoder * e), (e))                                                        \
+    F(avifResult, avifEncoderAddImage, (avifEncoder * e, const avifImage *i, uint64_t d, avifAddImageFlags f), (e, i, d, f)) \
+    F(avifResult, avifEncoderFinish, (avifEncoder * e, avifRWData *o), (e, o))                           \
     F(avifResult, avifEncoderWrite, (avifEncoder * e, const avifImage *i, avifRWData *o), (e, i, o))     \
     F(avifImage *, avifImageCreate, (uint32_t w, uint32_t h, uint32_t d, avifPixelFormat f), (w, h, d, f)) \
     V(avifImageDestroy, (avifImage * i), (i))                                                            \

@@ -54,7 +54,18 @@ extension ServerSettings {
             (input) throws(ServerSettingError) in input.service.osprey.encoders.append(JPEGEncoder(progressive: try input.bool()))
         },
         ServerSetting("avif-speed", imgproxy: ["IMGPROXY_AVIF_SPEED"], .value("0…9"), "libavif's speed: higher is faster and larger.") {
-            (input) throws(ServerSettingError) in input.service.osprey.encoders.append(AVIFEncoder(speed: try input.int(0...9)))
+            (input) throws(ServerSettingError) in
+            var encoder = avifEncoder(input.service)
+            encoder.speed = try input.int(0...9)
+            input.service.osprey.encoders.append(encoder)
+        },
+        ServerSetting("avif-animation", osprey: "AVIF_ANIMATION", imgproxy: [], .toggle,
+                      "An animated source asked as AVIF is answered as an AVIF sequence, every frame; off: its first frame, a still.",
+                      default: { avifEncoder($0.service).animates ? "on" : "off" }) {
+            (input) throws(ServerSettingError) in
+            var encoder = avifEncoder(input.service)
+            encoder.animates = try input.bool()
+            input.service.osprey.encoders.append(encoder)
         },
         ServerSetting("jxl-effort", imgproxy: ["IMGPROXY_JXL_EFFORT"], .value("1…9"), "libjxl's effort: higher is slower and smaller.") {
             (input) throws(ServerSettingError) in input.service.osprey.encoders.append(JXLEncoder(effort: try input.int(1...9)))
@@ -83,6 +94,11 @@ extension ServerSettings {
             (input) throws(ServerSettingError) in input.service.autoRotates = try input.bool()
         },
     ]
+
+    /// The AVIF encoder settings made so far, so speed and animation combine.
+    static func avifEncoder(_ service: ImageService.Configuration) -> AVIFEncoder {
+        service.osprey.encoders.lazy.compactMap { $0 as? AVIFEncoder }.last ?? AVIFEncoder()
+    }
 
     /// One of imgproxy's per-format switches (`IMGPROXY_AUTO_WEBP`), adding its format to a
     /// list or taking it out; Osprey's flag is the list itself.
