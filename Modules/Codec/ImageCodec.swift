@@ -4,8 +4,8 @@ import OspreyPixels
 
 /// The default codec: a decoder registry and an encoder registry behind one `ImageDecoding`
 /// and `ImageEncoding`. Built in, it decodes JPEG, PNG (and APNG), GIF, WebP, AVIF, HEIC,
-/// JPEG XL, TIFF, BMP, ICO and SVG and encodes JPEG, PNG, WebP, GIF, TIFF, BMP, ICO, AVIF and
-/// JPEG XL; decoders and encoders of your own are added with `register(_:)`: a decoder is
+/// JPEG XL, TIFF, BMP, ICO and SVG and encodes JPEG, PNG, WebP, GIF, TIFF, BMP, ICO, AVIF,
+/// JPEG XL and HEIC; decoders and encoders of your own are added with `register(_:)`: a decoder is
 /// asked before the built-in ones, an encoder writes the formats its capabilities declare.
 ///
 /// A decoder is chosen by the input's first bytes, never by file extension or Content-Type:
@@ -40,7 +40,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
             JXLDecoder(limits: limits), TIFFDecoder(limits: limits), BMPDecoder(limits: limits), ICODecoder(limits: limits),
             SVGDecoder(limits: limits),
         ])
-        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder(), TIFFEncoder(), BMPEncoder(), ICOEncoder(), AVIFEncoder(), JXLEncoder()])
+        encoderRegistry = ImageEncoderRegistry([JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder(), TIFFEncoder(), BMPEncoder(), ICOEncoder(), AVIFEncoder(), JXLEncoder(),
+                                                HEICEncoder()])
     }
 
     /// Asks `decoder` first: it decodes the inputs its `detectFormat(of:)` recognises, a

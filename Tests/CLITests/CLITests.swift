@@ -129,7 +129,7 @@ struct CodecCommandTests {
         #expect(bad.output == "osprey: not an image: the data starts with `<html>not an ima`\n")
         let missing = try ChildProcess.run(Self.osprey, ["info", "/nonexistent/photo.jpg"])
         #expect(missing.status == 66)
-        #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.heic"]).status == 64)
+        #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.svg"]).status == 64)
     }
 
     @Test func anAnimatedGIFIsWrittenAsAnAnimatedGIF() throws {

@@ -34,6 +34,24 @@ static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
     F(int, heif_image_handle_has_alpha_channel, (const struct heif_image_handle *h), (h))                \
     V(heif_image_handle_release, (const struct heif_image_handle *h), (h))                               \
     V(heif_image_release, (const struct heif_image *i), (i))                                             \
-    V(heif_nclx_color_profile_free, (struct heif_color_profile_nclx * p), (p))
+    V(heif_nclx_color_profile_free, (struct heif_color_profile_nclx * p), (p))                           \
+    F(struct heif_error, heif_context_get_encoder_for_format,                                            \
+      (struct heif_context * c, enum heif_compression_format f, struct heif_encoder **e), (c, f, e))     \
+    F(struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder * e, int q), (e, q))       \
+    V(heif_encoder_release, (struct heif_encoder * e), (e))                                              \
+    F(struct heif_error, heif_image_create,                                                              \
+      (int w, int h, enum heif_colorspace s, enum heif_chroma c, struct heif_image **i), (w, h, s, c, i)) \
+    F(struct heif_error, heif_image_add_plane, (struct heif_image * i, enum heif_channel c, int w, int h, int d), (i, c, w, h, d)) \
+    F(uint8_t *, heif_image_get_plane, (struct heif_image * i, enum heif_channel c, int *s), (i, c, s))  \
+    F(struct heif_error, heif_image_set_raw_color_profile,                                               \
+      (struct heif_image * i, const char *t, const void *d, const size_t n), (i, t, d, n))               \
+    F(struct heif_error, heif_context_encode_image,                                                      \
+      (struct heif_context * c, const struct heif_image *i, struct heif_encoder *e,                      \
+       const struct heif_encoding_options *o, struct heif_image_handle **h), (c, i, e, o, h))            \
+    F(struct heif_error, heif_context_add_exif_metadata,                                                 \
+      (struct heif_context * c, const struct heif_image_handle *h, const void *d, int n), (c, h, d, n))  \
+    F(struct heif_error, heif_context_add_XMP_metadata,                                                  \
+      (struct heif_context * c, const struct heif_image_handle *h, const void *d, int n), (c, h, d, n))  \
+    F(struct heif_error, heif_context_write, (struct heif_context * c, struct heif_writer *w, void *u), (c, w, u))
 
 OSP_DEFINE_LIBRARY(heif, OSP_HEIF_FUNCTIONS)

@@ -1,0 +1,84 @@
+// HEIC out through libheif's HEVC encoder (x265 in Debian's libheif), called through the
+// forwarders heif_loader.c defines, so libheif is opened only when a HEIC is written.
+#include <libheif/heif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "CCodecLoader.h"
+
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+    int failed;
+} buffer;
+
+static struct heif_error append(struct heif_context *context, const void *data, size_t size, void *userdata) {
+    (void)context;
+    buffer *out = userdata;
+    struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+    uint8_t *grown = realloc(out->bytes, out->size + size);
+    if (!grown) {
+        out->failed = 1;
+        struct heif_error failed = {heif_error_Encoding_error, heif_suberror_Cannot_write_output_data, "out of memory"};
+        return failed;
+    }
+    memcpy(grown + out->size, data, size);
+    out->bytes = grown;
+    out->size += size;
+    return ok;
+}
+
+static int fail(struct heif_error status, const char *what, char *error, size_t capacity) {
+    snprintf(error, capacity, "%s: %s", what, status.message ? status.message : "unknown error");
+    return -1;
+}
+
+int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, int channels, int quality,
+                    const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                    uint8_t **out, size_t *out_size, char *error, size_t error_capacity) {
+    *out = NULL;
+    *out_size = 0;
+    if (!osp_heif_available()) {
+        snprintf(error, error_capacity, "libheif cannot be loaded: %s", osp_heif_load_error());
+        return -1;
+    }
+    int status = -1;
+    struct heif_context *context = heif_context_alloc();
+    struct heif_encoder *encoder = NULL;
+    struct heif_image *image = NULL;
+    struct heif_image_handle *handle = NULL;
+    struct heif_error result = heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder);
+    if (result.code != heif_error_Ok) { fail(result, "no HEVC encoder", error, error_capacity); goto done; }
+    heif_encoder_set_lossy_quality(encoder, quality);
+    result = heif_image_create(width, height, heif_colorspace_RGB,
+                               channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image);
+    if (result.code != heif_error_Ok) { fail(result, "cannot make the image", error, error_capacity); goto done; }
+    result = heif_image_add_plane(image, heif_channel_interleaved, width, height, 8);
+    if (result.code != heif_error_Ok) { fail(result, "cannot make the plane", error, error_capacity); goto done; }
+    int plane_stride = 0;
+    uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &plane_stride);
+    for (int row = 0; row < height; row++) memcpy(plane + (size_t)row * plane_stride, pixels + (size_t)row * stride, (size_t)width * channels);
+    if (icc && icc_size) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
+    result = heif_context_encode_image(context, image, encoder, NULL, &handle);
+    if (result.code != heif_error_Ok) { fail(result, "cannot encode", error, error_capacity); goto done; }
+    if (exif && exif_size) heif_context_add_exif_metadata(context, handle, exif, (int)exif_size);
+    if (xmp && xmp_size) heif_context_add_XMP_metadata(context, handle, xmp, (int)xmp_size);
+    buffer written = {NULL, 0, 0};
+    struct heif_writer writer = {1, append};
+    result = heif_context_write(context, &writer, &written);
+    if (result.code != heif_error_Ok || written.failed) {
+        free(written.bytes);
+        fail(result, "cannot write", error, error_capacity);
+        goto done;
+    }
+    *out = written.bytes;
+    *out_size = written.size;
+    status = 0;
+done:
+    if (handle) heif_image_handle_release(handle);
+    if (image) heif_image_release(image);
+    if (encoder) heif_encoder_release(encoder);
+    heif_context_free(context);
+    return status;
+}
