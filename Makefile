@@ -11,6 +11,7 @@ APT_PACKAGES := pkg-config python3-venv libjpeg62-turbo-dev libpng-dev libwebp-d
 # the same versions. Its bin comes first on PATH for every target.
 VENV := $(CURDIR)/.build/venv
 REQUIREMENTS := Tests/requirements.txt
+REQUIREMENTS_NODEPS := Tests/requirements-nodeps.txt
 export PATH := $(VENV)/bin:$(PATH)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -49,11 +50,14 @@ setup: ## Install the system packages (apt-get update once, then install; quiet 
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@[ -x $(VENV)/bin/python3 ] && $(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS) 2>/dev/null || { \
+	@[ -x $(VENV)/bin/python3 ] && $(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS) 2>/dev/null \
+		&& $(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS_NODEPS) 2>/dev/null || { \
 		echo "setup: installing $(REQUIREMENTS) into $(VENV)"; \
 		/usr/bin/python3 -m venv --clear $(VENV) && \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(REQUIREMENTS) && \
-		$(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS); }
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r $(REQUIREMENTS_NODEPS) && \
+		$(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS) && \
+		$(VENV)/bin/python3 Tests/Scripts/check_requirements.py $(REQUIREMENTS_NODEPS); }
 
 build: setup ## Build the tools in release mode (Swift's runtime linked in): .build/release/osprey and osprey-server
 	$(RELEASE_PROGRAMS)

@@ -1,7 +1,8 @@
 import Hummingbird
 
 extension RouterMethods {
-    /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`;
+    /// Serves `service`'s imgproxy URLs under `prefix`: `GET {prefix}/{signature}/{options…}/{source}`
+    /// and its image info, `GET {prefix}/info/{signature}/{info options…}/{source}`;
     /// `HEAD` and CORS preflight `OPTIONS` on any path under it answer `200` at once, as
     /// imgproxy's do. An empty prefix serves them at the root, as imgproxy does.
     ///
@@ -21,6 +22,13 @@ extension RouterMethods {
             .add(middleware: ImageMetricsMiddleware<Context>())
         let routes = maxQueue.map { group.add(middleware: AdmissionMiddleware<Context>(limit: $0)) } ?? group
         routes
+            .get(RouterPath(mount + "/info/**")) { request, _ in
+                // imgproxy Pro's image info: `/info/{signature}/{info options…}/{source}`.
+                let path = request.uri.path
+                let rest = String(path.dropFirst(mount.count + "/info".count))
+                let asked = try ImgproxyInfoRequest(path: rest, headers: request.headers, authority: request.head.authority, service: service)
+                return try await service.info(asked).response(conditions: Conditions(request.headers))
+            }
             .get(RouterPath(mount + "/**")) { request, context in
                 // The path as received, percent-encoding kept: the signature covers it so.
                 let path = request.uri.path

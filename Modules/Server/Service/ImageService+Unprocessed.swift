@@ -86,7 +86,7 @@ extension ImageService {
     }
 
     /// The source's bytes, through the pipeline's shared, cached download.
-    private func sourceData(_ resolved: ResolvedSource) async throws(ServerError) -> CachedData {
+    func sourceData(_ resolved: ResolvedSource) async throws(ServerError) -> CachedData {
         do {
             return try await pipeline.data(for: resolved.imageRequest)
         } catch {

@@ -21,9 +21,7 @@ package struct ImgproxyRequest: Sendable {
     /// `authority` is the request's `Host`, the cookies' scope when passed through.
     package init(path: String, headers: HTTPFields, authority: String? = nil, service: ImageService) throws(ServerError) {
         let configuration = service.configuration
-        if let secret = configuration.secret, !ConstantTime.equal(headers[.authorization] ?? "", "Bearer \(secret)") {
-            throw ServerError(.forbidden, "the request does not carry the server's secret")
-        }
+        try ImgproxyRequest.checkSecret(headers, configuration: configuration)
         self.path = try Self.verified(path, hints: headers, configuration: configuration, now: service.pipeline.configuration.clock.now)
         let options = self.path.options
         // SVG is answered only as an SVG source passed through (`unprocessed`), never encoded.
@@ -41,14 +39,7 @@ package struct ImgproxyRequest: Sendable {
     /// and its expiry.
     static func verified(_ path: String, hints: HTTPFields, configuration: ImageService.Configuration, now: Date) throws(ServerError) -> ImgproxyPath {
         do throws(ImgproxyError) {
-            let signed = try ImgproxyPath.Signed(path)
-            if signed.isUnsigned {
-                // A configured key means every URL is signed, whatever else is set.
-                guard configuration.allowsUnsigned, configuration.signingKeys.pairs.isEmpty else { throw ImgproxyError.unsigned }
-            } else if !configuration.signingKeys.pairs.isEmpty, !configuration.trustedSignatures.contains(signed.signature),
-                      !configuration.signingKeys.verify(signed.signature, path: signed.signedPart) {
-                throw ImgproxyError.badSignature
-            }
+            let signed = try checkedSignature(path, configuration: configuration)
             let parsed = try ImgproxyPath(signed, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
                                           baseURL: configuration.baseURL, rules: configuration.urlRules,
                                           defaults: defaultOptions(hints: hints, configuration: configuration))
@@ -57,6 +48,28 @@ package struct ImgproxyRequest: Sendable {
         } catch {
             throw ServerError(error)
         }
+    }
+
+    /// Refuses a request without the server's secret (`Authorization: Bearer …`), compared in
+    /// constant time, when one is set.
+    static func checkSecret(_ headers: HTTPFields, configuration: ImageService.Configuration) throws(ServerError) {
+        if let secret = configuration.secret, !ConstantTime.equal(headers[.authorization] ?? "", "Bearer \(secret)") {
+            throw ServerError(.forbidden, "the request does not carry the server's secret")
+        }
+    }
+
+    /// `path` split at its signature, the signature checked (or unsigned URLs allowed), before
+    /// anything else in the path is read: image and info URLs alike.
+    static func checkedSignature(_ path: String, configuration: ImageService.Configuration) throws(ImgproxyError) -> ImgproxyPath.Signed {
+        let signed = try ImgproxyPath.Signed(path)
+        if signed.isUnsigned {
+            // A configured key means every URL is signed, whatever else is set.
+            guard configuration.allowsUnsigned, configuration.signingKeys.pairs.isEmpty else { throw ImgproxyError.unsigned }
+        } else if !configuration.signingKeys.pairs.isEmpty, !configuration.trustedSignatures.contains(signed.signature),
+                  !configuration.signingKeys.verify(signed.signature, path: signed.signedPart) {
+            throw ImgproxyError.badSignature
+        }
+        return signed
     }
 
     /// The options the server's settings and a client's hints give before the URL's: the

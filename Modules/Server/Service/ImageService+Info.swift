@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import OspreyCodec
+import OspreyDomain
+import OspreyPixels
+
+extension ImageService {
+    /// The JSON `request` asks for (imgproxy Pro's `/info`): from the source's header what
+    /// needs no pixels (format, dimensions, alpha, frames; the size from the bytes), and from a
+    /// decode to at most 100 × 100 — made from the source's reduction where the pipeline keeps
+    /// one — the average colour, a BlurHash and a ThumbHash.
+    /// - Throws: ``ServerError``; a timeout when the deadline passes.
+    package func info(_ request: ImgproxyInfoRequest) async throws(ServerError) -> ImageAnswer {
+        activity.begin()
+        defer { activity.end() }
+        return try await Deadline.run(within: configuration.timeout) { () async throws(ServerError) -> ImageAnswer in
+            try await self.madeInfo(request)
+        }
+    }
+
+    private func madeInfo(_ request: ImgproxyInfoRequest) async throws(ServerError) -> ImageAnswer {
+        let options = request.options
+        var resolved = try resolve(request.source)
+        resolved.headers = request.sourceHeaders
+        let source = try await sourceData(resolved)
+        let header: ImageInfo
+        do {
+            header = try codec.info(.data(source.data))
+        } catch {
+            throw ServerError(ImagePipeline.Error.decodingFailed(error))
+        }
+        var answer: [String: Any] = [:]
+        if options.size { answer["size"] = source.data.count }
+        if options.format {
+            answer["format"] = header.format.rawValue
+            answer["mime_type"] = header.format.mediaType
+        }
+        if options.dimensions {
+            answer["width"] = header.width
+            answer["height"] = header.height
+            answer["orientation"] = header.orientation
+        }
+        if options.alpha { answer["alpha"] = header.hasAlpha }
+        if options.pagesNumber { answer["pages_number"] = header.frameCount }
+        if options.needsPixels {
+            var small = resolved.imageRequest
+            small.targetSize = PixelSize(width: 100, height: 100)
+            small.options.insert(.disableMemoryCacheWrites)
+            let image: Image
+            do {
+                image = try await pipeline.image(for: small).image
+            } catch {
+                throw ServerError(error)
+            }
+            if options.average { answer["average"] = Self.average(of: image, ignoringTransparent: options.averageIgnoresTransparent) }
+            if let components = options.blurHash { answer["blurhash"] = BlurHash.encode(image, x: components.x, y: components.y) }
+            if options.thumbHash {
+                let hash = ThumbHash.encode(image)
+                answer["thumb_hash"] = hash.map { String(format: "%02X", $0) }.joined()
+                answer["thumbhash"] = hash.base64EncodedString()
+            }
+        }
+        let body: Data
+        do {
+            body = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
+        } catch {
+            throw ServerError(error)
+        }
+        let tag = EntityTag(ContentDigest.hex(body))
+        var headers: HTTPFields = [.contentType: "application/json",
+                                   .cacheControl: cacheControl(expires: options.expires, fallback: false, freshUntil: source.metadata.freshUntil,
+                                                               personal: !resolved.headers.isEmpty)]
+        if configuration.usesETags { headers[.eTag] = tag.header }
+        return ImageAnswer(status: .ok, headers: headers, body: body,
+                           validators: ImageAnswer.Validators(tag: configuration.usesETags ? tag : nil, lastModified: nil),
+                           budget: pipeline.configuration.memoryBudget)
+    }
+
+    /// The mean colour, as imgproxy's `average` gives it (`R`, `G`, `B`, `A`), of the pixels
+    /// that are not fully transparent unless those count too.
+    static func average(of image: Image, ignoringTransparent: Bool) -> [String: Int] {
+        let rgba = PixelConversion.converted(image, to: .rgba8)
+        var sums = [0, 0, 0, 0], count = 0
+        for row in 0..<rgba.height {
+            for column in 0..<rgba.width {
+                let at = row * rgba.bytesPerRow + column * 4
+                if ignoringTransparent && rgba.pixels[at + 3] == 0 { continue }
+                for channel in 0..<4 { sums[channel] += Int(rgba.pixels[at + channel]) }
+                count += 1
+            }
+        }
+        let mean = sums.map { count == 0 ? 0 : Int((Double($0) / Double(count)).rounded()) }
+        return ["R": mean[0], "G": mean[1], "B": mean[2], "A": mean[3]]
+    }
+}
