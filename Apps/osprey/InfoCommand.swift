@@ -2,18 +2,20 @@ import ArgumentParser
 import Foundation
 import OspreyCodec
 import OspreyDomain
+import OspreyPixels
 
 /// `osprey info`: what an image file's header says.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show an image's format, size, orientation, alpha, frames, loop count and colour profile.",
+        abstract: "Show an image's format, size, orientation, alpha, frames, loop count and colour profile, and its placeholders.",
         discussion: """
             The size is as displayed, after EXIF orientation. The format is read from the \
             file's magic bytes, never from its extension.
 
             Example:
               osprey info photo.jpg --json
+              osprey info photo.jpg --placeholder   # BlurHash, ThumbHash, average colour
             """
     )
 
@@ -23,17 +25,35 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with keys format, width, height, orientation, hasAlpha, frameCount, loopCount, colorProfile, convertsToSRGB.")
     var json = false
 
+    @Flag(help: "Also make the placeholders a page shows while the image loads, from a decode to 100 px: blurHash (4 × 3), thumbHash (base64) and average (#RRGGBBAA).")
+    var placeholder = false
+
     func run() throws {
         let info: ImageInfo
+        var placeholder: ImagePlaceholder?
         do {
-            info = try ImageCodec().info(.file(path: file))
+            let codec = ImageCodec()
+            info = try codec.info(.file(path: file))
+            if self.placeholder {
+                let small = try codec.decode(.file(path: file), options: DecodingOptions(targetSize: PixelSize(width: 100, height: 100)))
+                placeholder = ImagePlaceholder(small)
+            }
         } catch {
             throw ExitStatus.fail(error)
         }
+        let average = placeholder.map { [$0.average.red, $0.average.green, $0.average.blue, $0.average.alpha].map { String(format: "%02x", $0) }.joined() }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(info), as: UTF8.self))
+            let encoded = try encoder.encode(info)
+            guard let placeholder, let average, var object = try JSONSerialization.jsonObject(with: encoded) as? [String: Any] else {
+                print(String(decoding: encoded, as: UTF8.self))
+                return
+            }
+            object["blurHash"] = placeholder.blurHash
+            object["thumbHash"] = placeholder.thumbHash.base64EncodedString()
+            object["average"] = "#" + average
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
         } else {
             print("format: \(info.format)")
             print("size: \(info.width)x\(info.height)")
@@ -46,6 +66,11 @@ struct InfoCommand: ParsableCommand {
                 print("colour profile: \(profile) (\(info.convertsToSRGB ? "converted to sRGB" : "not converted"))")
             } else {
                 print("colour profile: none (sRGB assumed)")
+            }
+            if let placeholder, let average {
+                print("blurhash: \(placeholder.blurHash)")
+                print("thumbhash: \(placeholder.thumbHash.base64EncodedString())")
+                print("average: #\(average)")
             }
         }
     }

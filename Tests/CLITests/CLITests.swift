@@ -132,6 +132,19 @@ struct CodecCommandTests {
         #expect(try ChildProcess.run(Self.osprey, ["convert", html.path, "-o", "out.svg"]).status == 64)
     }
 
+    @Test func infoMakesPlaceholdersWhenAsked() throws {
+        let outcome = try ChildProcess.run(Self.osprey, ["info", try Corpus.file("photos/jolla.jpg").path, "--json", "--placeholder"])
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        let blurHash = object["blurHash"] as? String ?? "", thumbHash = object["thumbHash"] as? String ?? ""
+        let average = object["average"] as? String ?? ""
+        #expect(blurHash.count == 28)
+        #expect(object["width"] as? Int == 3264)
+        let hashBytes = Data(base64Encoded: thumbHash)?.count ?? 0
+        #expect(hashBytes >= 20)
+        #expect(average.hasPrefix("#") && average.hasSuffix("ff") && average.count == 9)
+    }
+
     @Test func anAnimatedGIFIsWrittenAsAnAnimatedGIF() throws {
         let out = Self.folder.appendingPathComponent("banana.gif")
         let converted = try ChildProcess.run(Self.osprey, ["convert", try Corpus.file("gif/kingfisher_dancing-banana.gif").path, "--size", "100x100",

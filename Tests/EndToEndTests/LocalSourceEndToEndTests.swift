@@ -34,6 +34,31 @@ struct LocalSourceEndToEndTests {
         }
     }
 
+    @Test func aPlaceholderComesFromASmallDecodeWhateverTheRequestAsks() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-placeholder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (pipeline, _, disk) = try OspreyConfiguration(cacheDirectory: folder.appendingPathComponent("cache")).makeParts()
+        defer { disk?.close() }
+        let photo = try Corpus.file("photos/jolla.jpg")
+        let request = ImageRequest(url: photo, targetSize: PixelSize(width: 800, height: 800), processors: [.blur(radius: 8)])
+        let placeholder = try await pipeline.placeholder(for: request, blurHashComponents: (5, 4))
+        let expectedLength = 6 + 2 * (5 * 4 - 1)
+        #expect(placeholder.blurHash.count == expectedLength, "a 5 × 4 BlurHash")
+        let hashBytes = placeholder.thumbHash.count
+        #expect(hashBytes >= 20)
+        #expect(placeholder.average.alpha == 255)
+        // The same as the placeholder of the codec's own 100 px decode, give or take a level.
+        let small = try ImageCodec().decode(.file(path: photo.path), options: DecodingOptions(targetSize: PixelSize(width: 100, height: 100)))
+        let direct = ImagePlaceholder(small, blurHashComponents: (5, 4))
+        let pairs: [(UInt8, UInt8)] = [(placeholder.average.red, direct.average.red), (placeholder.average.green, direct.average.green),
+                                       (placeholder.average.blue, direct.average.blue)]
+        for (a, b) in pairs {
+            let difference = abs(Int(a) - Int(b))
+            #expect(difference <= 2)
+        }
+    }
+
     /// "OSPR", a width and a height byte, then RGB bytes: a format no decoder of Osprey's knows.
     struct TinyFormatDecoder: ImageDecoding {
         static let format = ImageFormat(rawValue: "ospr")

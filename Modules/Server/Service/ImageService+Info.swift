@@ -44,20 +44,23 @@ extension ImageService {
         if options.pagesNumber { answer["pages_number"] = header.frameCount }
         if options.needsPixels {
             var small = resolved.imageRequest
-            small.targetSize = PixelSize(width: 100, height: 100)
             small.options.insert(.disableMemoryCacheWrites)
-            let image: Image
+            let placeholder: ImagePlaceholder, image: Image
             do {
+                small.targetSize = PixelSize(width: 100, height: 100)
                 image = try await pipeline.image(for: small).image
+                placeholder = ImagePlaceholder(image, blurHashComponents: options.blurHash ?? (4, 3))
             } catch {
                 throw ServerError(error)
             }
-            if options.average { answer["average"] = Self.average(of: image, ignoringTransparent: options.averageIgnoresTransparent) }
-            if let components = options.blurHash { answer["blurhash"] = BlurHash.encode(image, x: components.x, y: components.y) }
+            if options.average {
+                let average = options.averageIgnoresTransparent ? placeholder.average : ImagePlaceholder.average(of: image, ignoringTransparent: false)
+                answer["average"] = ["R": average.red, "G": average.green, "B": average.blue, "A": average.alpha]
+            }
+            if options.blurHash != nil { answer["blurhash"] = placeholder.blurHash }
             if options.thumbHash {
-                let hash = ThumbHash.encode(image)
-                answer["thumb_hash"] = hash.map { String(format: "%02X", $0) }.joined()
-                answer["thumbhash"] = hash.base64EncodedString()
+                answer["thumb_hash"] = placeholder.thumbHash.map { String(format: "%02X", $0) }.joined()
+                answer["thumbhash"] = placeholder.thumbHash.base64EncodedString()
             }
         }
         let body: Data
@@ -74,22 +77,5 @@ extension ImageService {
         return ImageAnswer(status: .ok, headers: headers, body: body,
                            validators: ImageAnswer.Validators(tag: configuration.usesETags ? tag : nil, lastModified: nil),
                            budget: pipeline.configuration.memoryBudget)
-    }
-
-    /// The mean colour, as imgproxy's `average` gives it (`R`, `G`, `B`, `A`), of the pixels
-    /// that are not fully transparent unless those count too.
-    static func average(of image: Image, ignoringTransparent: Bool) -> [String: Int] {
-        let rgba = PixelConversion.converted(image, to: .rgba8)
-        var sums = [0, 0, 0, 0], count = 0
-        for row in 0..<rgba.height {
-            for column in 0..<rgba.width {
-                let at = row * rgba.bytesPerRow + column * 4
-                if ignoringTransparent && rgba.pixels[at + 3] == 0 { continue }
-                for channel in 0..<4 { sums[channel] += Int(rgba.pixels[at + channel]) }
-                count += 1
-            }
-        }
-        let mean = sums.map { count == 0 ? 0 : Int((Double($0) / Double(count)).rounded()) }
-        return ["R": mean[0], "G": mean[1], "B": mean[2], "A": mean[3]]
     }
 }
