@@ -88,6 +88,13 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         return try decoder.decodeReduction(input, options: options).map { Self.attachingMetadata($0, of: input, format: format, options: options) }
     }
 
+    /// The EXIF, XMP and IPTC blocks of `input` as stored (the orientation as written), read
+    /// from the container without decoding; `nil` when it has none or its format keeps none
+    /// that Osprey reads (JPEG, PNG and WebP do).
+    public func metadata(_ input: ImageInput) throws(ImageDecodingError) -> ImageMetadata? {
+        MetadataReader.metadata(of: input, format: try decoder(for: InputReader.prefix(of: input)).format)
+    }
+
     /// `image` with the metadata of `input`; the EXIF orientation set to 1 where the decoder
     /// turned the pixels upright, so the block describes the pixels as they are.
     static func attachingMetadata(_ image: Image, of input: ImageInput, format: ImageFormat, options: DecodingOptions) -> Image {

@@ -12,6 +12,14 @@ public struct ImagePlaceholder: Hashable, Sendable {
     /// A colour, 8 bits a channel, alpha straight.
     public struct Color: Hashable, Sendable {
         public var red, green, blue, alpha: UInt8
+
+        /// A colour from its channels.
+        public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+            self.alpha = alpha
+        }
     }
 
     /// The mean colour of the pixels that are not fully transparent (of all, when all are).

@@ -65,6 +65,36 @@ struct InfoEndpointTests {
         #expect(try await server.fetch("/info/insecure/bh:10:3/plain/\(source)").status == 404)
     }
 
+    @Test func exifPaletteAndDominantColoursAreAnswered() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try MetadataProbe.craft(from: Corpus.file("photos/jolla.jpg"), into: folder)
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        origin.serve("meta.jpg", try Data(contentsOf: folder.appendingPathComponent("with-metadata.jpg")), contentType: "image/jpeg")
+        origin.serve("photo.jpg", try Data(contentsOf: Corpus.file("photos/craft-beer.jpg")), contentType: "image/jpeg")
+        let server = try await Abuse.server([], environment: ["IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true"])
+        defer { #expect(server.stop() == 0) }
+        let meta = origin.url("/files/meta.jpg").absoluteString
+        let readable = try Self.json(try await server.fetch("/info/insecure/plain/\(meta)").body)
+        let exif = try #require(readable["exif"] as? [String: String], "EXIF is answered by default, as imgproxy's")
+        #expect(exif["Manufacturer"] == "Osprey" && exif["Model"] == "Camera One" && exif["Artist"] == "Ada Lovelace" && exif["Orientation"] == "6")
+        let canonical = try Self.json(try await server.fetch("/info/insecure/exif:1:1/plain/\(meta)").body)
+        #expect((canonical["exif"] as? [String: String])?["Make"] == "Osprey")
+        #expect(try Self.json(try await server.fetch("/info/insecure/exif:0/plain/\(meta)").body)["exif"] == nil)
+
+        let photo = origin.url("/files/photo.jpg").absoluteString
+        let colours = try Self.json(try await server.fetch("/info/insecure/p:8/dc:1/plain/\(photo)").body)
+        let palette = try #require(colours["palette"] as? [[String: Int]])
+        #expect((2...8).contains(palette.count) && palette.allSatisfy { $0.keys.sorted() == ["A", "B", "G", "R"] })
+        let dominant = try #require(colours["dominant_colors"] as? [String: [String: Int]])
+        let kinds: Set<String> = ["vibrant", "light_vibrant", "dark_vibrant", "muted", "light_muted", "dark_muted"]
+        #expect(!dominant.isEmpty && Set(dominant.keys).isSubset(of: kinds), "\(dominant)")
+        #expect(dominant.values.allSatisfy { $0.keys.sorted() == ["B", "G", "R"] })
+        #expect(try await server.fetch("/info/insecure/p:1/plain/\(photo)").status == 404, "2…256 colours, as imgproxy")
+    }
+
     @Test func infoURLsAreSignedAsImageURLsAre() async throws {
         let origin = try TestHTTPServer()
         defer { origin.stop() }

@@ -14,7 +14,9 @@ struct TIFFDirectory {
     let little: Bool
     private(set) var entries: [Entry] = []
 
-    init?(_ payload: some Collection<UInt8>) {
+    /// IFD0 of `payload`; or, given `directory`, the directory at that offset (EXIF's own,
+    /// which IFD0's tag 0x8769 points to).
+    init?(_ payload: some Collection<UInt8>, directory: Int? = nil) {
         bytes = Array(payload)
         guard bytes.count >= 8 else { return nil }
         switch (bytes[0], bytes[1]) {
@@ -22,7 +24,7 @@ struct TIFFDirectory {
         case (0x4D, 0x4D): little = false
         default: return nil
         }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        guard u16(2) == 42, let ifd = directory ?? u32(4), let count = u16(ifd) else { return nil }
         for index in 0..<min(count, 1_000) {
             let at = ifd + 2 + index * 12
             guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), at + 12 <= bytes.count else { break }

@@ -42,6 +42,10 @@ extension ImageService {
         }
         if options.alpha { answer["alpha"] = header.hasAlpha }
         if options.pagesNumber { answer["pages_number"] = header.frameCount }
+        if options.exif, let exif = (try? codec.metadata(.data(source.data)))??.exif {
+            let fields = ExifFields.fields(of: exif, canonicalNames: options.exifCanonicalNames)
+            if !fields.isEmpty { answer["exif"] = fields }
+        }
         if options.needsPixels {
             var small = resolved.imageRequest
             small.options.insert(.disableMemoryCacheWrites)
@@ -58,6 +62,15 @@ extension ImageService {
                 answer["average"] = ["R": average.red, "G": average.green, "B": average.blue, "A": average.alpha]
             }
             if options.blurHash != nil { answer["blurhash"] = placeholder.blurHash }
+            func channels(_ color: ImagePlaceholder.Color, alpha: Bool = true) -> [String: UInt8] {
+                ["R": color.red, "G": color.green, "B": color.blue].merging(alpha ? ["A": color.alpha] : [:]) { $1 }
+            }
+            if let colors = options.palette, let palette = ImagePalette(image, maxColors: colors) {
+                answer["palette"] = palette.swatches.map { channels($0.color) }
+            }
+            if options.dominantColors, let palette = ImagePalette(image, maxColors: 64) {
+                answer["dominant_colors"] = palette.dominantColors.mapValues { channels($0, alpha: false) }
+            }
             if options.thumbHash {
                 answer["thumb_hash"] = placeholder.thumbHash.map { String(format: "%02X", $0) }.joined()
                 answer["thumbhash"] = placeholder.thumbHash.base64EncodedString()

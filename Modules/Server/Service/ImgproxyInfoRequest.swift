@@ -13,13 +13,19 @@ package struct ImgproxyInfoRequest: Sendable {
         /// `alpha`/`a`, `pages_number`/`pn`, `average`/`avg` (and whether fully transparent
         /// pixels are left out, the default), `thumb_hash`/`thumbhash`/`th`.
         package var alpha = false, pagesNumber = false, average = false, averageIgnoresTransparent = true, thumbHash = false
+        /// `palette`/`p`: at most this many colours (2…256); `nil`: none.
+        package var palette: Int?
+        /// `dominant_colors`/`dc`.
+        package var dominantColors = false
+        /// `exif`: the EXIF fields (on by default, as imgproxy's), by canonical names if asked.
+        package var exif = true, exifCanonicalNames = false
         /// `blurhash`/`bh`: the components across and down, each 1…9; `nil`: none.
         package var blurHash: (x: Int, y: Int)?
         package var expires: Date?
         package var cacheBuster: String?
 
         /// Whether an answer needs pixels, not only the header.
-        var needsPixels: Bool { average || thumbHash || blurHash != nil }
+        var needsPixels: Bool { average || thumbHash || blurHash != nil || palette != nil || dominantColors }
     }
 
     package let options: Options
@@ -70,6 +76,17 @@ extension ImgproxyInfoRequest.Options {
             average = try flag(default: true)
             averageIgnoresTransparent = try flag(1, default: true)
         case "thumb_hash", "thumbhash", "th": thumbHash = try flag(default: true)
+        case "palette", "p":
+            guard arguments.count == 1 else { throw .malformed("palette takes a number of colours") }
+            let colors = try ClientNumber.integer(arguments[0], in: 0...256, name)
+            guard colors == 0 || colors >= 2 else { throw .malformed("palette takes 0, or 2…256 colours") }
+            palette = colors == 0 ? nil : colors
+        case "dominant_colors", "dc":
+            dominantColors = try flag(default: true)
+            if try flag(1, default: false) { throw .unsupported("dominant_colors' build_missed is not answered by Osprey yet") }
+        case "exif":
+            exif = try flag(default: true)
+            exifCanonicalNames = try flag(1, default: false)
         case "blurhash", "bh":
             guard arguments.count == 2 else { throw .malformed("blurhash takes x and y components") }
             let x = try ClientNumber.integer(arguments[0], in: 0...9, name), y = try ClientNumber.integer(arguments[1], in: 0...9, name)
@@ -78,8 +95,7 @@ extension ImgproxyInfoRequest.Options {
             guard arguments.count == 1 else { throw .malformed("expires takes a Unix time") }
             expires = try ClientNumber.unixTime(arguments[0], name)
         case "cachebuster", "cb": cacheBuster = arguments.first.flatMap { $0.isEmpty ? nil : $0 }
-        case "exif", "iptc", "xmp", "video_meta", "vm", "colorspace", "cs", "bands", "b", "sample_format", "sf", "palette", "p",
-             "dominant_colors", "dc", "crop", "c", "detect_objects", "do", "classify", "cl", "perceptual_hash", "phash", "ph",
+        case "iptc", "xmp", "video_meta", "vm", "colorspace", "cs", "bands", "b", "sample_format", "sf", "crop", "c", "detect_objects", "do", "classify", "cl", "perceptual_hash", "phash", "ph",
              "calc_hashsums", "chs", "objects_position", "obj_pos", "op", "max_src_resolution", "msr", "max_src_file_size", "msfs",
              "preset", "pr":
             throw .unsupported("the info option \(name) is not answered by Osprey yet")

@@ -179,6 +179,10 @@ void osp_tiff_close(osp_tiff *tiff);
 int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
+/// The palette of `rgba` (`width` × `height`, rows packed) by libimagequant: at most
+/// `max_colors` (2…256) colours into `colors` (4 bytes each) and the pixels each stands for
+/// into `counts`. Returns how many colours, or -1.
+int osp_palette(const uint8_t *rgba, uint32_t width, uint32_t height, int max_colors, uint8_t *colors, uint32_t *counts);
 
 // BMP rows: blue and red trade places (3 or 4 bytes a pixel, `out` may be `source`), BGRX to
 // RGB, and 8-bit indices through a palette of RGB entries (256 of them).
