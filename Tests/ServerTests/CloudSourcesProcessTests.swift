@@ -35,7 +35,7 @@ struct CloudSourcesProcessTests {
             #expect(answer.status == 200 && (try? Abuse.size(answer.body)) == 64, "\(name): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             #expect(server.stop() == 0, "\(name)")
         }
-        #expect(try endpoints.hits().filter { !$0.key.hasPrefix("s3") } == ["sts": 1, "ecs": 1, "imds": 1])
+        #expect(try endpoints.hits().filter { !$0.key.hasPrefix("s3") && $0.value > 0 } == ["sts": 1, "ecs": 1, "imds": 1])
     }
 
     @Test func keysKeptInSecretsManagerAndSSMStartTheServer() async throws {

@@ -16,8 +16,10 @@ struct ImgproxyOutputOptionsTests {
         #expect(throws: ImgproxyError.malformed("format_quality takes format and quality pairs")) { try options("fq:jpg") }
         #expect(try options("mb:20000").maxBytes == 20_000 && options("mb:0").maxBytes == nil)
         #expect(try options("sm:1/kcr:0/scp:0").keepsColorProfile && !options("scp:1").keepsColorProfile)
-        // Accepted, as imgproxy's URLs carry them; answers never carry metadata.
-        #expect(try options("sm:0/kcr:1") == options("sm:1/kcr:0"))
+        // Metadata: everything (sm:0), authorship and rights (the default), or nothing (kcr:0).
+        #expect(try !options("sm:0/kcr:1").stripsMetadata && options("sm:0/kcr:1").keepsCopyright)
+        #expect(try options("sm:1/kcr:0").stripsMetadata && !options("sm:1/kcr:0").keepsCopyright)
+        #expect(try options("q:80").stripsMetadata && options("q:80").keepsCopyright, "imgproxy's defaults")
     }
 
     @Test func answersFollowTheOutputOptions() async throws {

@@ -83,6 +83,9 @@ struct InfoEndpointTests {
         let canonical = try Self.json(try await server.fetch("/info/insecure/exif:1:1/plain/\(meta)").body)
         #expect((canonical["exif"] as? [String: String])?["Make"] == "Osprey")
         #expect(try Self.json(try await server.fetch("/info/insecure/exif:0/plain/\(meta)").body)["exif"] == nil)
+        let iptc = try #require(readable["iptc"] as? [String: Any], "IPTC too, by its titles, repeatable ones as lists")
+        #expect(iptc["Keywords"] as? [String] == ["engine"] && iptc["By-line"] as? [String] == ["Ada Lovelace"])
+        #expect(iptc["Copyright Notice"] as? String == "(c) Ada Lovelace" && iptc["City"] as? String == "Helsinki")
 
         let photo = origin.url("/files/photo.jpg").absoluteString
         let colours = try Self.json(try await server.fetch("/info/insecure/p:8/dc:1/plain/\(photo)").body)

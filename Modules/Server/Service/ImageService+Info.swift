@@ -42,9 +42,16 @@ extension ImageService {
         }
         if options.alpha { answer["alpha"] = header.hasAlpha }
         if options.pagesNumber { answer["pages_number"] = header.frameCount }
-        if options.exif, let exif = (try? codec.metadata(.data(source.data)))??.exif {
+        let metadata = options.exif || options.iptc ? (try? codec.metadata(.data(source.data))) ?? nil : nil
+        if options.exif, let exif = metadata?.exif {
             let fields = ExifFields.fields(of: exif, canonicalNames: options.exifCanonicalNames)
             if !fields.isEmpty { answer["exif"] = fields }
+        }
+        if options.iptc, let iptc = metadata?.iptc {
+            let fields = IPTCFields.fields(of: iptc)
+            if !fields.isEmpty {
+                answer["iptc"] = Dictionary(fields.map { ($0.title, $0.repeatable ? $0.values as Any : $0.values[0] as Any) }) { $1 }
+            }
         }
         if options.needsPixels {
             var small = resolved.imageRequest

@@ -19,6 +19,8 @@ package struct ImgproxyInfoRequest: Sendable {
         package var dominantColors = false
         /// `exif`: the EXIF fields (on by default, as imgproxy's), by canonical names if asked.
         package var exif = true, exifCanonicalNames = false
+        /// `iptc`: the IPTC application record's fields (on by default, as imgproxy's).
+        package var iptc = true
         /// `blurhash`/`bh`: the components across and down, each 1…9; `nil`: none.
         package var blurHash: (x: Int, y: Int)?
         package var expires: Date?
@@ -84,6 +86,7 @@ extension ImgproxyInfoRequest.Options {
         case "dominant_colors", "dc":
             dominantColors = try flag(default: true)
             if try flag(1, default: false) { throw .unsupported("dominant_colors' build_missed is not answered by Osprey yet") }
+        case "iptc": iptc = try flag(default: true)
         case "exif":
             exif = try flag(default: true)
             exifCanonicalNames = try flag(1, default: false)
@@ -95,7 +98,7 @@ extension ImgproxyInfoRequest.Options {
             guard arguments.count == 1 else { throw .malformed("expires takes a Unix time") }
             expires = try ClientNumber.unixTime(arguments[0], name)
         case "cachebuster", "cb": cacheBuster = arguments.first.flatMap { $0.isEmpty ? nil : $0 }
-        case "iptc", "xmp", "video_meta", "vm", "colorspace", "cs", "bands", "b", "sample_format", "sf", "crop", "c", "detect_objects", "do", "classify", "cl", "perceptual_hash", "phash", "ph",
+        case "xmp", "video_meta", "vm", "colorspace", "cs", "bands", "b", "sample_format", "sf", "crop", "c", "detect_objects", "do", "classify", "cl", "perceptual_hash", "phash", "ph",
              "calc_hashsums", "chs", "objects_position", "obj_pos", "op", "max_src_resolution", "msr", "max_src_file_size", "msfs",
              "preset", "pr":
             throw .unsupported("the info option \(name) is not answered by Osprey yet")
