@@ -66,6 +66,9 @@ struct ABSDataLoaderTests {
                                        "AZURE_CLIENT_CERTIFICATE_PASSWORD": Fakes.certificatePassword]) { $1 }
         #expect(try await Self.load("abs://photos/a.jpg", fakes, environment: pkcs12) == Self.photo)
         #expect(try fakes.hits()["certificate"] == 2)
+        let chained = pem.merging(["AZURE_CLIENT_CERTIFICATE_CHAIN": "true"]) { $1 }
+        #expect(try await Self.load("abs://photos/a.jpg", fakes, environment: chained) == Self.photo)
+        #expect(try fakes.hits()["certificate chain"] == 1, "the certificate sent in x5c")
         // Another key's assertion is refused; so is a PKCS#12 file without its password.
         let other = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-other-\(UUID().uuidString).pem").path
         defer { try? FileManager.default.removeItem(atPath: other) }
@@ -78,6 +81,6 @@ struct ABSDataLoaderTests {
                             identity.merging(["AZURE_CLIENT_CERTIFICATE_PATH": fakes.certificatePKCS12Path]) { $1 }] {
             await #expect(throws: ABSCredentialError.self) { try await Self.load("abs://photos/a.jpg", fakes, environment: environment) }
         }
-        #expect(try fakes.hits()["certificate"] == 2)
+        #expect(try fakes.hits()["certificate"] == 3)
     }
 }

@@ -9,7 +9,7 @@ loopback, strict. The Shared Key signature is checked by Azure's own Python SDK
 - Entra ID token endpoint: POST /<tenant>/oauth2/v2.0/token, client_credentials with the
   state's "client_secret"; or, as a workload identity, "federated_token" as client_assertion;
   or a client assertion signed with the key of the state's "certificate" (PEM): RS256, its
-  x5t the certificate's SHA-1 thumbprint, aud this endpoint's URL, iss and sub the client, not
+  x5t the certificate's SHA-1 thumbprint (x5c, when sent, the certificate), aud this endpoint's URL, iss and sub the client, not
   expired. The scope must be https://storage.azure.com/.default.
 - Managed identity: GET /metadata/identity/oauth2/token (IMDS, "Metadata: true") and
   GET /msi/token (App Service, X-IDENTITY-HEADER equal to the state's "identity_header").
@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric import padding
 from strict_http import StrictHandler
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-issued, hits = set(), {"shared key": 0, "sas": 0, "bearer": 0, "secret": 0, "workload": 0, "certificate": 0, "imds": 0, "app service": 0}
+issued, hits = set(), {"shared key": 0, "sas": 0, "bearer": 0, "secret": 0, "workload": 0, "certificate": 0, "certificate chain": 0, "imds": 0, "app service": 0}
 RESOURCE = "https://storage.azure.com/"
 
 
@@ -62,6 +62,11 @@ class Handler(StrictHandler):
         except Exception:
             return False
         now = time.time()
+        chain = fields.get("x5c")
+        if chain is not None and chain != [base64.b64encode(certificate.public_bytes(serialization.Encoding.DER)).decode()]:
+            return False
+        if chain is not None:
+            hits["certificate chain"] += 1
         return (fields.get("alg") == "RS256" and fields.get("x5t", "").encode() == thumbprint
                 and payload.get("aud") == f"http://127.0.0.1:{port}{self.path}" and payload.get("iss") == client == payload.get("sub")
                 and payload.get("nbf", now) <= now + 60 and payload.get("exp", 0) > now and payload.get("jti"))

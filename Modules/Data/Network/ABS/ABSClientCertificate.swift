@@ -8,6 +8,9 @@ import Foundation
 struct ABSClientCertificate: Sendable {
     let path: String
     let password: String?
+    /// Whether the certificate goes in the assertion too (`x5c`, `AZURE_CLIENT_CERTIFICATE_CHAIN`),
+    /// for subject name and issuer authentication.
+    var sendsChain = false
 
     /// An assertion for `tokenURL` as `clientID`, valid ten minutes.
     func assertion(tokenURL: URL, clientID: String) throws(ABSCredentialError) -> String {
@@ -24,7 +27,9 @@ struct ABSClientCertificate: Sendable {
         let claims: [String: Any] = ["aud": tokenURL.absoluteString, "iss": clientID, "sub": clientID, "jti": UUID().uuidString,
                                      "nbf": now, "iat": now, "exp": now + 600]
         do {
-            return try JWTAssertion.rs256(claims: claims, key: key, header: ["x5t": JWTAssertion.base64URL(Data(thumbprint))])
+            var header: [String: any Sendable] = ["x5t": JWTAssertion.base64URL(Data(thumbprint))]
+            if sendsChain { header["x5c"] = [Data(bytes: der, count: Int(length)).base64EncodedString()] }
+            return try JWTAssertion.rs256(claims: claims, key: key, header: header)
         } catch {
             throw .incomplete("\(path): \(error.reason)")
         }

@@ -57,7 +57,8 @@ public final class ABSCredentials: Sendable {
         } else if let path = value("AZURE_CLIENT_CERTIFICATE_PATH") {
             guard let client = value("AZURE_CLIENT_ID") else { throw .incomplete("AZURE_CLIENT_ID is not set") }
             source = .clientCertificate(tokenURL: try tokenURL(), clientID: client,
-                                        certificate: ABSClientCertificate(path: path, password: value("AZURE_CLIENT_CERTIFICATE_PASSWORD")))
+                                        certificate: ABSClientCertificate(path: path, password: value("AZURE_CLIENT_CERTIFICATE_PASSWORD"),
+                                                                          sendsChain: ["true", "1"].contains(value("AZURE_CLIENT_CERTIFICATE_CHAIN")?.lowercased() ?? "")))
         } else if let file = value("AZURE_FEDERATED_TOKEN_FILE") {
             guard let client = value("AZURE_CLIENT_ID") else { throw .incomplete("AZURE_CLIENT_ID is not set") }
             source = .workloadIdentity(tokenURL: try tokenURL(), clientID: client, tokenFile: file)

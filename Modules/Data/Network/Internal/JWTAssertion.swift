@@ -11,8 +11,8 @@ enum JWTAssertion {
     }
 
     /// `header.claims.signature`, each base64url without padding, signed with the PEM
-    /// private key `pemKey`; `header` adds fields to `alg` and `typ` (Entra's `x5t`).
-    static func rs256(claims: [String: Any], pemKey: String, header: [String: String] = [:]) throws(Failure) -> String {
+    /// private key `pemKey`; `header` adds fields to `alg` and `typ` (Entra's `x5t`, `x5c`).
+    static func rs256(claims: [String: Any], pemKey: String, header: [String: any Sendable] = [:]) throws(Failure) -> String {
         let pem = Array(pemKey.utf8)
         guard let bio = pem.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else { throw Failure(reason: "out of memory") }
         defer { BIO_free(bio) }
@@ -22,8 +22,8 @@ enum JWTAssertion {
     }
 
     /// The same, signed with a key libcrypto holds.
-    static func rs256(claims: [String: Any], key: OpaquePointer, header: [String: String] = [:]) throws(Failure) -> String {
-        let fields = header.merging(["alg": "RS256", "typ": "JWT"]) { _, fixed in fixed }
+    static func rs256(claims: [String: Any], key: OpaquePointer, header: [String: any Sendable] = [:]) throws(Failure) -> String {
+        let fields: [String: any Sendable] = header.merging(["alg": "RS256", "typ": "JWT"]) { _, fixed in fixed }
         guard let headerJSON = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]),
               let claimsJSON = try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]) else {
             throw Failure(reason: "the claims do not encode")
