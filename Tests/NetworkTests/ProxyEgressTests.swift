@@ -92,6 +92,19 @@ struct ProxyEgressTests {
         #expect(network.service.connections.opened == 0)
     }
 
+    @Test func theOperatorsServiceCallsGoThroughTheProxyUnchecked() async throws {
+        let proxy = try ConnectProxy()
+        defer { proxy.stop() }
+        var configuration = CurlDataLoader.Configuration(maxRetries: 0)
+        configuration.addressPolicy = AddressPolicy()
+        configuration.proxy = ProxySettings(httpProxy: proxy.url)
+        let loader = CurlDataLoader(configuration: configuration)
+        // An http call goes to the proxy as an absolute URL, which this CONNECT-only proxy refuses.
+        let answer = try await loader.send(ServiceCall("GET", URL(string: "http://metadata.test:8080/latest")!))
+        #expect(answer.metadata.statusCode == 405)
+        #expect(proxy.requests() == ["GET http://metadata.test:8080/latest HTTP/1.1"])
+    }
+
     @Test func settingsAreReadAsGoAndCurlReadThem() throws {
         #expect(ProxySettings(environment: ["NO_PROXY": "x"]) == nil)
         let settings = try #require(ProxySettings(environment: [
