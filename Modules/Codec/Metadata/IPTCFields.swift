@@ -16,27 +16,12 @@ public enum IPTCFields {
         let bytes = [UInt8](iptc)
         var values: [UInt8: [String]] = [:]
         var order: [UInt8] = []
-        var offset = 0
-        while offset + 5 <= bytes.count, bytes[offset] == 0x1C {
-            let record = bytes[offset + 1], dataset = bytes[offset + 2]
-            var length = Int(bytes[offset + 3]) << 8 | Int(bytes[offset + 4])
-            var header = 5
-            if length & 0x8000 != 0 {
-                let size = length & 0x7FFF
-                guard size <= 4, offset + 5 + size <= bytes.count else { break }
-                length = bytes[offset + 5..<offset + 5 + size].reduce(0) { $0 << 8 | Int($1) }
-                header += size
-            }
-            let end = offset + header + length
-            guard end <= bytes.count else { break }
-            if record == 2, titles[dataset] != nil {
-                let text = String(decoding: bytes[(offset + header)..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if !text.isEmpty {
-                    if values[dataset] == nil { order.append(dataset) }
-                    values[dataset, default: []].append(text)
-                }
-            }
-            offset = end
+        // What was read before a broken dataset still counts, as for the other blocks.
+        for dataset in IPTCRecords.datasets(bytes).datasets where dataset.record == 2 && titles[dataset.number] != nil {
+            let text = String(decoding: bytes[dataset.value..<dataset.end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { continue }
+            if values[dataset.number] == nil { order.append(dataset.number) }
+            values[dataset.number, default: []].append(text)
         }
         return order.map { dataset in
             let (title, repeatable) = titles[dataset]!

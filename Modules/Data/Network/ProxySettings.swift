@@ -45,7 +45,7 @@ public struct ProxySettings: Hashable, Sendable {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         guard let proxy = scheme == "https" ? httpsProxy : scheme == "http" ? httpProxy : nil else { return nil }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return goesDirectly(host: Self.normalized(host), port: port) ? nil : proxy
+        return goesDirectly(host: AddressPolicy.normalized(host), port: port) ? nil : proxy
     }
 
     private func goesDirectly(host: String, port: Int) -> Bool {
@@ -55,7 +55,7 @@ public struct ProxySettings: Hashable, Sendable {
             if entry == "*" { return true }
             let (pattern, entryPort) = Self.splitPort(entry)
             if let entryPort, entryPort != port { return false }
-            let name = Self.normalized(pattern)
+            let name = AddressPolicy.normalized(pattern)
             if let address, let block = Self.block(name) { return Self.address(address, isIn: block) }
             if name.hasPrefix("*.") || name.hasPrefix(".") { return host.hasSuffix(name.drop { $0 == "*" }) }
             return host == name || host.hasSuffix("." + name)
@@ -88,14 +88,6 @@ public struct ProxySettings: Hashable, Sendable {
             return false
         }
         return true
-    }
-
-    /// Lowercased, without IPv6 brackets or a final dot.
-    private static func normalized(_ host: String) -> String {
-        var name = Substring(host.lowercased())
-        if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        return String(name)
     }
 
     /// A proxy without a scheme is an http one, as Go and curl read it.

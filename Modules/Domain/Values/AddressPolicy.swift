@@ -43,7 +43,7 @@ public struct AddressPolicy: Hashable, Sendable {
     }
 
     /// Lowercased, without IPv6 brackets or a final dot.
-    static func normalized(_ host: String) -> String {
+    package static func normalized(_ host: String) -> String {
         var name = Substring(host.lowercased())
         if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
         if name.hasSuffix(".") { name = name.dropLast() }

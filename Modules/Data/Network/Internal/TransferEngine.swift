@@ -149,7 +149,7 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ transfer: Transfer, _ result: Result<CurlCompletion, any Error>) {
+    func deliver(_ transfer: Transfer, _ result: Result<CurlCompletion, any Error>) {
         finished.append((transfer, result))
     }
 
@@ -210,7 +210,7 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     /// Frees the transfer's handle (on this thread, where curl owns it).
-    private func release(_ transfer: Transfer) {
+    func release(_ transfer: Transfer) {
         guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
         // Nothing of this transfer's stays reachable from the handle once it is freed below.
@@ -229,25 +229,5 @@ final class TransferEngine: @unchecked Sendable {
         transfer.easy = nil
         transfer.headerList = nil
         transfer.connectList = nil
-    }
-
-    private func complete(_ transfer: Transfer, code: CURLcode) {
-        guard let easy = transfer.easy else { return }
-        var status = 0
-        osp_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        var effective: UnsafeMutablePointer<CChar>?
-        osp_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        var redirect: UnsafeMutablePointer<CChar>?
-        osp_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
-        let completion = CurlCompletion(
-            code: code, status: status,
-            effectiveURL: effective.flatMap { url in transfer.urlString.withCString { strcmp(url, $0) } == 0 ? nil : String(cString: url) },
-            redirectURL: redirect.map { String(cString: $0) }, errorMessage: transfer.errorMessage,
-            headerBlock: transfer.headerBlock, body: transfer.body.takeData(), bodyLength: transfer.bodyLength,
-            expectedLength: transfer.expectedLength, overLimit: transfer.overLimit, limit: transfer.limit,
-            writeFailure: transfer.writeFailure, refusal: transfer.refusal, insecureRedirectTarget: transfer.insecureRedirectTarget
-        )
-        release(transfer)
-        deliver(transfer, .success(completion))
     }
 }
