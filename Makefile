@@ -200,6 +200,8 @@ bench: setup ## Benchmarks against vipsthumbnail, vipsheader, Pillow, Pillow-SIM
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/Scripts/compare_thumbnails.py .build/release/osprey $(BENCH_WORK) $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_cli_floor.py .build/release/osprey $(BENCH_WORK)/big.jpg 31
+	python3 Benchmarks/Scripts/compare_placeholder.py .build/release/osprey 21 $(CORPUS)/photos/craft-beer.jpg $(BENCH_WORK)/big.jpg \
+		$(CORPUS)/photos/olympus_e-p3_42_IndexError.jpg
 	python3 Benchmarks/Scripts/compare_colour_animation.py .build/release/osprey $(BENCH_WORK)/colour $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_avif_heic.py .build/release/osprey $(BENCH_WORK)/avif $(BENCH_ROUNDS)
 	python3 Benchmarks/Scripts/compare_jxl.py .build/release/osprey $(BENCH_WORK)/jxl $(BENCH_ROUNDS)

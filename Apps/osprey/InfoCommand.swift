@@ -25,7 +25,7 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with keys format, width, height, orientation, hasAlpha, frameCount, loopCount, colorProfile, convertsToSRGB.")
     var json = false
 
-    @Flag(help: "Also make the placeholders a page shows while the image loads, from a decode to 100 px: blurHash (4 × 3), thumbHash (base64) and average (#RRGGBBAA).")
+    @Flag(help: "Also make the placeholders a page shows while the image loads, from a 100 px preview (an embedded thumbnail, a progressive JPEG's first scans, else a reduced decode): blurHash (4 × 3), thumbHash (base64) and average (#RRGGBBAA).")
     var placeholder = false
 
     func run() throws {
@@ -35,8 +35,13 @@ struct InfoCommand: ParsableCommand {
             let codec = ImageCodec()
             info = try codec.info(.file(path: file))
             if self.placeholder {
-                let small = try codec.decode(.file(path: file), options: DecodingOptions(targetSize: PixelSize(width: 100, height: 100)))
-                placeholder = ImagePlaceholder(small)
+                // A camera's thumbnail or a progressive JPEG's first scans serve where there are.
+                let options = DecodingOptions(targetSize: PixelSize(width: 100, height: 100))
+                if let preview = try codec.decodePreview(.file(path: file), options: options) {
+                    placeholder = ImagePlaceholder(preview)
+                } else {
+                    placeholder = ImagePlaceholder(try codec.decode(.file(path: file), options: options))
+                }
             }
         } catch {
             throw ExitStatus.fail(error)

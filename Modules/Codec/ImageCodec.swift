@@ -88,6 +88,12 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         return try decoder.decodeReduction(input, options: options).map { Self.attachingMetadata($0, of: input, format: format, options: options) }
     }
 
+    /// The chosen decoder's approximate decode for a placeholder (a JPEG's embedded thumbnail
+    /// or first progressive scans), without metadata; `nil` when it has none.
+    public func decodePreview(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
+        try decoder(for: InputReader.prefix(of: input)).decoder.decodePreview(input, options: options)
+    }
+
     /// The EXIF, XMP and IPTC blocks of `input` as stored (the orientation as written), read
     /// from the container without decoding; `nil` when it has none or its format keeps none
     /// that Osprey reads (JPEG, PNG and WebP do).

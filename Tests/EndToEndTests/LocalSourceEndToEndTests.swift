@@ -59,6 +59,24 @@ struct LocalSourceEndToEndTests {
         }
     }
 
+    @Test func aPreviewIsNeverKeptWhereADecodeIsLookedUp() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-preview-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (pipeline, _, disk) = try OspreyConfiguration(cacheDirectory: folder).makeParts()
+        defer { disk?.close() }
+        let size = PixelSize(width: 100, height: 100)
+        // Progressive: the preview comes from its first scans.
+        let request = ImageRequest(url: try Corpus.file("photos/craft-beer.jpg"), targetSize: size)
+        let preview = try await pipeline.previewImage(for: request, fitting: size)
+        #expect(preview.size == PixelSize(width: 100, height: 67))
+        #expect(pipeline.cachedImage(for: request) == nil, "the preview is not the image of that size")
+        let decoded = try await pipeline.image(for: request)
+        #expect(decoded.tier != .memory && decoded.image.pixels != preview.pixels, "\(decoded.tier)")
+        #expect(ReferenceDecoder.psnr(decoded.image.pixels, preview.pixels) >= 40)
+        // Once the image of that size is in memory, it is the preview.
+        #expect(try await pipeline.previewImage(for: request, fitting: size).pixels == decoded.image.pixels)
+    }
+
     /// "OSPR", a width and a height byte, then RGB bytes: a format no decoder of Osprey's knows.
     struct TinyFormatDecoder: ImageDecoding {
         static let format = ImageFormat(rawValue: "ospr")

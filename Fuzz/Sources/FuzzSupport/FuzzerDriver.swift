@@ -33,7 +33,17 @@ public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>?, _ count: Int, format: Im
     if choice & 0x10 != 0 { options.frames = .all }
     if choice & 0x20 != 0 { options.colorHandling = .preserve }
     _ = try? FormatDetector.decodableFormat(data.prefix(64), expecting: format)
+    // Half the sized cases also ask for the placeholder's preview (a JPEG's EXIF thumbnail).
+    if choice & 0x40 != 0, options.targetSize != nil, let preview = (try? codec.decodePreview(.data(data), options: options)) ?? nil {
+        checkDecoded(preview, options: options)
+    }
     guard let image = try? codec.decode(.data(data), options: options) else { return }
+    checkDecoded(image, options: options)
+}
+
+/// What every decode of fuzzed bytes must hold: whole rows, frames of the image's size, and
+/// the size the options ask for.
+private func checkDecoded(_ image: Image, options: DecodingOptions) {
     precondition(image.pixels.count == image.bytesPerRow * image.height)
     if let animation = image.animation {
         precondition(animation.frames.allSatisfy { $0.image.size == image.size && $0.duration > .zero })

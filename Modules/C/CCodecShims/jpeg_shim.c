@@ -111,9 +111,7 @@ int osp_jpeg_read_header(osp_jpeg_decoder *self, osp_jpeg_header *header) {
     return 0;
 }
 
-int osp_jpeg_start(osp_jpeg_decoder *self, unsigned scale_denom, uint32_t *out_width, uint32_t *out_height, int *out_components) {
-    if (setjmp(self->jump)) return -1;
-    struct jpeg_decompress_struct *c = &self->cinfo;
+static void osp_jpeg_set_output(struct jpeg_decompress_struct *c, unsigned scale_denom) {
     c->scale_num = 1;
     c->scale_denom = scale_denom;
     c->dct_method = JDCT_ISLOW;
@@ -121,10 +119,43 @@ int osp_jpeg_start(osp_jpeg_decoder *self, unsigned scale_denom, uint32_t *out_w
     if (c->jpeg_color_space == JCS_GRAYSCALE) c->out_color_space = JCS_GRAYSCALE;
     else if (c->jpeg_color_space == JCS_CMYK || c->jpeg_color_space == JCS_YCCK) c->out_color_space = JCS_CMYK;
     else c->out_color_space = JCS_RGB;
-    jpeg_start_decompress(c);
+}
+
+static void osp_jpeg_output_size(const struct jpeg_decompress_struct *c, uint32_t *out_width, uint32_t *out_height,
+                                 int *out_components) {
     *out_width = c->output_width;
     *out_height = c->output_height;
     *out_components = c->output_components;
+}
+
+int osp_jpeg_start(osp_jpeg_decoder *self, unsigned scale_denom, uint32_t *out_width, uint32_t *out_height, int *out_components) {
+    if (setjmp(self->jump)) return -1;
+    struct jpeg_decompress_struct *c = &self->cinfo;
+    osp_jpeg_set_output(c, scale_denom);
+    jpeg_start_decompress(c);
+    osp_jpeg_output_size(c, out_width, out_height, out_components);
+    return 0;
+}
+
+int osp_jpeg_start_first_scans(osp_jpeg_decoder *self, uint32_t *out_width, uint32_t *out_height, int *out_components) {
+    if (setjmp(self->jump)) return -1;
+    struct jpeg_decompress_struct *c = &self->cinfo;
+    if (!c->progressive_mode) return 1;
+    osp_jpeg_set_output(c, 8);
+    // At 1/8 a block is its DC term (chroma keeps a 2×2 IDCT, so a few AC terms are missed).
+    // Buffered-image mode shows the scans read so far; smoothing would guess the AC terms.
+    c->buffered_image = TRUE;
+    c->do_block_smoothing = FALSE;
+    jpeg_start_decompress(c);
+    for (;;) {
+        int all = 1;
+        for (int i = 0; i < c->num_components; i++) all &= c->coef_bits[i][0] >= 0;
+        if (all) break;
+        int status = jpeg_consume_input(c);
+        if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
+    }
+    jpeg_start_output(c, c->input_scan_number);
+    osp_jpeg_output_size(c, out_width, out_height, out_components);
     return 0;
 }
 

@@ -42,6 +42,46 @@ public struct JPEGDecoder: ImageDecoding {
         Rescaling.rescale(reduction, options: options)
     }
 
+    /// For a placeholder: the camera's EXIF thumbnail when it has the image's shape and is
+    /// large enough, else a progressive file's first scans at 1/8 when that is large enough;
+    /// `nil` otherwise (a baseline file's every coefficient must be decoded whatever the scale).
+    public func decodePreview(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? {
+        guard options.targetSize != nil else { return nil }
+        try InputReader.checkLength(of: input, limits: limits)
+        let preview = try JPEGSession.with(input) { session throws(ImageDecodingError) -> Image? in
+            let header = try session.readHeader(limits: limits)
+            guard header.is_cmyk == 0 else { return nil }
+            let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
+            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+            let output = orientation.storedOutputSize(for: stored, options: options)
+            let image: Image
+            if let thumbnail = session.exifThumbnail, let decoded = (try? Self.thumbnail(thumbnail, of: stored, output: output)) ?? nil {
+                image = decoded
+            } else if Self.scaleDenominator(from: stored, to: output) == 8, let decoded = try session.decodeFirstScans(output: output) {
+                image = decoded
+            } else {
+                return nil
+            }
+            return ColorManagement.apply(session.colorProfile, to: orientation.applied(to: image), handling: options.colorHandling)
+        }
+        return preview.map { FillCrop.apply($0, options: options) }
+    }
+
+    /// `thumbnail` resampled to `output` when its shape is the image's (within 2 %: some
+    /// cameras letterbox a 3:2 photo into 160×120) and it is at least `output`. A broken
+    /// thumbnail throws; the caller then decodes the image.
+    private static func thumbnail(_ thumbnail: Data, of stored: PixelSize, output: PixelSize) throws(ImageDecodingError) -> Image? {
+        try JPEGSession.with(.data(thumbnail)) { session throws(ImageDecodingError) -> Image? in
+            let header = try session.readHeader(limits: DecodingLimits(maxPixels: 1 << 20, maxInputBytes: .max))
+            let size = PixelSize(width: Int(header.width), height: Int(header.height))
+            let skew = abs(size.width * stored.height - size.height * stored.width)
+            guard header.is_cmyk == 0, size.width >= output.width, size.height >= output.height,
+                  skew * 50 <= size.width * stored.height else { return nil }
+            return try session.decode(scaleDenominator: Self.scaleDenominator(from: size, to: output), output: output,
+                                      cmyk: false, inverted: false, transform: nil)
+        }
+    }
+
     /// `input` at ``DecodingOptions/outputSize(for:)`` (covering the target for `fill`), or
     /// unless `resamples`, at the DCT scale chosen for it (`nil` when that is 1).
     private func decodeScaled(_ input: ImageInput, options: DecodingOptions, resamples: Bool) throws(ImageDecodingError) -> Image? {

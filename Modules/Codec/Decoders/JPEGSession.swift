@@ -33,6 +33,14 @@ struct JPEGSession: ~Copyable {
         return ExifReader.orientation(in: UnsafeBufferPointer(start: exif, count: length))
     }
 
+    /// The JPEG thumbnail in the EXIF block's IFD1, copied out.
+    var exifThumbnail: Data? {
+        var length = 0
+        guard let exif = osp_jpeg_exif(decoder, &length) else { return nil }
+        let payload = UnsafeBufferPointer(start: exif, count: length)
+        return ExifReader.thumbnailRange(in: payload).map { Data(payload[$0]) }
+    }
+
     /// The profile in the APP2 markers, reassembled (valid after the header is read).
     var colorProfile: ColorProfile? {
         var length = 0
@@ -49,6 +57,26 @@ struct JPEGSession: ~Copyable {
         var width: UInt32 = 0, height: UInt32 = 0
         var components: Int32 = 0
         guard osp_jpeg_start(decoder, scaleDenominator, &width, &height, &components) == 0 else { throw error() }
+        return try readRows(width: width, height: height, components: components, output: output, cmyk: cmyk, inverted: inverted,
+                            transform: transform)
+    }
+
+    /// A progressive file at 1/8 from its first scans, those that give every component its DC
+    /// terms, resampled to `output`; `nil` for a file that is not progressive. Not CMYK.
+    func decodeFirstScans(output: PixelSize) throws(ImageDecodingError) -> Image? {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var components: Int32 = 0
+        switch osp_jpeg_start_first_scans(decoder, &width, &height, &components) {
+        case 0: break
+        case 1: return nil
+        default: throw error()
+        }
+        return try readRows(width: width, height: height, components: components, output: output, cmyk: false, inverted: false,
+                            transform: nil)
+    }
+
+    private func readRows(width: UInt32, height: UInt32, components: Int32, output: PixelSize?, cmyk: Bool, inverted: Bool,
+                          transform: ColorManagement.Transform?) throws(ImageDecodingError) -> Image {
         let decoded = PixelSize(width: Int(width), height: Int(height))
         let format: PixelFormat = components == 1 ? .gray8 : .rgb8
         var sink = Downsampler(sourceSize: decoded, outputSize: output ?? decoded, pixelFormat: format)

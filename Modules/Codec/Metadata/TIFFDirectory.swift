@@ -13,6 +13,8 @@ struct TIFFDirectory {
     /// Intel byte order (`II`), else Motorola (`MM`).
     let little: Bool
     private(set) var entries: [Entry] = []
+    /// Where the directory after this one starts (EXIF's IFD1, the thumbnail's), if any.
+    private(set) var nextDirectory: Int?
 
     /// IFD0 of `payload`; or, given `directory`, the directory at that offset (EXIF's own,
     /// which IFD0's tag 0x8769 points to).
@@ -29,6 +31,17 @@ struct TIFFDirectory {
             let at = ifd + 2 + index * 12
             guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), at + 12 <= bytes.count else { break }
             entries.append(Entry(tag: UInt16(tag), type: UInt16(type), count: count, field: at + 8))
+        }
+        if entries.count == count, let next = u32(ifd + 2 + count * 12), next > 0, next != ifd { nextDirectory = next }
+    }
+
+    /// The single SHORT or LONG value of the entry tagged `tag`.
+    func integer(_ tag: UInt16) -> Int? {
+        guard let entry = entries.first(where: { $0.tag == tag }), entry.count == 1 else { return nil }
+        return switch entry.type {
+        case 3: u16(entry.field)  // SHORT, stored in the value field
+        case 4: u32(entry.field)  // LONG
+        default: nil
         }
     }
 

@@ -10,12 +10,8 @@ extension ImagePipeline {
         let url: URL
         switch plan.request.source {
         case .file(let path):
-            // Files are never copied to the disk cache, nor their variants; of what a download
-            // knows, a file has only its format, read from its first bytes.
-            var metadata = CachedDataMetadata()
-            metadata.format = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 64) }
-                .flatMap { try? configuration.decoder.detectFormat(of: $0) }
-            return try await decodeProcessStore(.file(path: path), plan, tier: .file, metadata: metadata, writesVariant: false)
+            // Files are never copied to the disk cache, nor their variants.
+            return try await decodeProcessStore(.file(path: path), plan, tier: .file, metadata: fileMetadata(path), writesVariant: false)
         case .url(let sourceURL):
             url = sourceURL
         }
@@ -34,6 +30,14 @@ extension ImagePipeline {
         case .staleAfterError(let entry):
             return try await decodeProcessStore(entry, plan, writesVariant: false)
         }
+    }
+
+    /// Of what a download knows, a file has only its format, read from its first bytes.
+    func fileMetadata(_ path: String) -> CachedDataMetadata {
+        var metadata = CachedDataMetadata()
+        metadata.format = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 64) }
+            .flatMap { try? configuration.decoder.detectFormat(of: $0) }
+        return metadata
     }
 
     func cachedImage(_ plan: LoadPlan) -> Image? {

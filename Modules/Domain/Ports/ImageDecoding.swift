@@ -26,6 +26,11 @@ public protocol ImageDecoding: Sendable {
     /// ``decodeReduction(_:options:)`` returned; `nil` (the default) when not supported.
     func rescale(_ reduction: Image, options: DecodingOptions) -> Image?
 
+    /// An approximate decode for a placeholder, much cheaper than ``decode(_:options:)`` and at
+    /// least as large as `options` asks: from the thumbnail a camera embeds, or from a
+    /// progressive file's first scans. `nil` (the default) when the input has nothing cheaper.
+    func decodePreview(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image?
+
     /// The size ``decode(_:options:)`` returns for `options` without a target size, read from
     /// the header alone; `nil` (the default) when it cannot be known without decoding.
     func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize?
@@ -40,6 +45,8 @@ extension ImageDecoding {
     public func decodeReduction(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? { nil }
 
     public func rescale(_ reduction: Image, options: DecodingOptions) -> Image? { nil }
+
+    public func decodePreview(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image? { nil }
 
     public func sourceSize(of input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> PixelSize? { nil }
 

@@ -6,9 +6,9 @@ import OspreyPixels
 
 extension ImageService {
     /// The JSON `request` asks for (imgproxy Pro's `/info`): from the source's header what
-    /// needs no pixels (format, dimensions, alpha, frames; the size from the bytes), and from a
-    /// decode to at most 100 × 100 — made from the source's reduction where the pipeline keeps
-    /// one — the average colour, a BlurHash and a ThumbHash.
+    /// needs no pixels (format, dimensions, alpha, frames; the size from the bytes), and from the
+    /// pipeline's preview at 100 × 100 (an embedded thumbnail, a progressive JPEG's first scans,
+    /// a kept reduction, else a reduced decode) the colours, a BlurHash and a ThumbHash.
     /// - Throws: ``ServerError``; a timeout when the deadline passes.
     package func info(_ request: ImgproxyInfoRequest) async throws(ServerError) -> ImageAnswer {
         activity.begin()
@@ -58,8 +58,7 @@ extension ImageService {
             small.options.insert(.disableMemoryCacheWrites)
             let placeholder: ImagePlaceholder, image: Image
             do {
-                small.targetSize = PixelSize(width: 100, height: 100)
-                image = try await pipeline.image(for: small).image
+                image = try await pipeline.previewImage(for: small, fitting: PixelSize(width: 100, height: 100), from: source)
                 placeholder = ImagePlaceholder(image, blurHashComponents: options.blurHash ?? (4, 3))
             } catch {
                 throw ServerError(error)

@@ -11,7 +11,7 @@ public final class ConnectProxy: @unchecked Sendable {
 
     public init(upstream: String? = nil) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-proxy-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: Data())
+        try Data().write(to: logFile)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/connect_proxy.py").path
         server = try SpawnedServer.onFreePort(startingWithin: 30) { [logFile] in ["/usr/bin/env", "python3", script, "\($0)", logFile.path] + (upstream.map { [$0] } ?? []) }

@@ -36,6 +36,11 @@ int osp_jpeg_read_header(osp_jpeg_decoder *decoder, osp_jpeg_header *header);
 /// CMYK (4) samples. 0 on success, -1 on error.
 int osp_jpeg_start(osp_jpeg_decoder *decoder, unsigned scale_denom,
                    uint32_t *out_width, uint32_t *out_height, int *out_components);
+/// As osp_jpeg_start at 1/8, for a progressive file only: rows come from the first scans that
+/// give every component its DC coefficients, the rest of the file unread (a preview, close to
+/// the full 1/8 decode). 1 when the file is not progressive (nothing started), 0, or -1.
+int osp_jpeg_start_first_scans(osp_jpeg_decoder *decoder,
+                               uint32_t *out_width, uint32_t *out_height, int *out_components);
 /// Reads up to max_rows scanlines into buffer (rows stride bytes apart). Returns the number
 /// read, or -1 on error. A file that ends early is an error, not a grey image.
 int osp_jpeg_read_rows(osp_jpeg_decoder *decoder, uint8_t *buffer, size_t stride, int max_rows);
