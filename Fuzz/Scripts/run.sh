@@ -18,7 +18,7 @@ mkdir -p "$work/artifacts"
 seeds() {
     case $1 in
         FuzzFormat) echo "$corpus/jpeg $corpus/pngsuite $corpus/webp" ;;
-        FuzzJPEG) echo "$corpus/jpeg $corpus/exif-orientation" ;;
+        FuzzJPEG) echo "$corpus/jpeg $corpus/exif-orientation $work/thumbnail-seeds" ;;
         FuzzPNG) echo "$corpus/pngsuite" ;;
         FuzzWebP) echo "$corpus/webp" ;;
         FuzzGIF) echo "$corpus/gif" ;;
@@ -89,18 +89,27 @@ rgb.save(os.path.join(ico, "bitmap.ico"), sizes=[(16, 16)], bitmap_format="bmp")
 PY
 fi
 
-# EXIF payloads (the APP1 segments after "Exif\0\0") cut from the orientation examples.
-mkdir -p "$work/exif-seeds"
-python3 - "$corpus/exif-orientation" "$work/exif-seeds" <<'PY'
-import os, sys
-src, dst = sys.argv[1], sys.argv[2]
-for root, _, files in os.walk(src):
-    for name in files:
-        data = open(os.path.join(root, name), "rb").read()
-        at = data.find(b"\xff\xe1")
-        if at < 0: continue
-        length = int.from_bytes(data[at + 2:at + 4], "big")
-        open(os.path.join(dst, name + ".app1"), "wb").write(data[at + 4:at + 2 + length])
+# EXIF payloads (the APP1 segments after "Exif\0\0") cut from the orientation examples and
+# from camera photos with an IFD1 thumbnail; small JPEGs carrying those cameras' APP1 (the
+# preview decode reads their thumbnails).
+mkdir -p "$work/exif-seeds" "$work/thumbnail-seeds"
+python3 - "$corpus" "$work/exif-seeds" "$work/thumbnail-seeds" <<'PY'
+import io, os, sys
+from PIL import Image
+corpus, dst, thumbs = sys.argv[1:4]
+cameras = [os.path.join(corpus, "photos", name) for name in ("canon_hdr_NO.jpg", "olympus_e-p3_42_IndexError.jpg")]
+paths = [os.path.join(root, name) for root, _, files in os.walk(os.path.join(corpus, "exif-orientation")) for name in files]
+for path in paths + cameras:
+    data = open(path, "rb").read()
+    at = data.find(b"\xff\xe1")
+    if at < 0: continue
+    length = int.from_bytes(data[at + 2:at + 4], "big")
+    payload = data[at + 4:at + 2 + length]
+    open(os.path.join(dst, os.path.basename(path) + ".app1"), "wb").write(payload)
+    if path in cameras:
+        with Image.open(path) as im:
+            small = im.convert("RGB").resize((64, 48))
+        small.save(os.path.join(thumbs, os.path.basename(path)), quality=50, exif=payload)
 PY
 
 # ICC profiles cut from the colour-tagged corpus images (Pillow reads them out).

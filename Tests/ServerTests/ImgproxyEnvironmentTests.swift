@@ -40,6 +40,21 @@ struct ImgproxyEnvironmentTests {
         #expect(notices.contains { $0.contains("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES is not set") }, "the safer default, said once")
     }
 
+    @Test func infoPresetsAndAllowedInfoOptionsAreRead() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-info-presets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "# placeholders\nph=bh:4:3/th:1\n".write(to: file, atomically: true, encoding: .utf8)
+        let (server, notices) = try Self.applied(["IMGPROXY_INFO_PRESETS": "default=xmp:0;colours=p:8/dc:1", "IMGPROXY_PRESETS_SEPARATOR": ";",
+                                                  "IMGPROXY_ALLOWED_INFO_OPTIONS": "pr,bh", "IMGPROXY_ONLY_PRESETS": "true"])
+        #expect(server.service.infoPresets.names == ["colours", "default"] && server.service.allowedInfoOptions == ["pr", "bh"])
+        #expect(server.service.infoOnlyPresets == nil && server.service.onlyPresets, "info's mode follows the images' unless set")
+        #expect(!notices.contains { $0.contains("INFO") }, "\(notices)")
+        let (fromFile, _) = try Self.applied(["IMGPROXY_INFO_PRESETS_PATH": file.path, "IMGPROXY_INFO_ONLY_PRESETS": "false"])
+        #expect(fromFile.service.infoPresets.names == ["ph"] && fromFile.service.infoOnlyPresets == false)
+        let error = try? #require(throws: ImgproxyEnvironmentError.self) { try Self.applied(["IMGPROXY_INFO_PRESETS": "bad=rs:fill:9:9"]) }
+        #expect(error?.name == "IMGPROXY_INFO_PRESETS", "a processing option is no info option")
+    }
+
     @Test func withoutKeysEveryURLIsServedAsImgproxyServesIt() throws {
         let (server, notices) = try Self.applied(["IMGPROXY_TTL": "60"])
         #expect(server.service.allowsUnsigned && server.service.signingKeys.pairs.isEmpty)

@@ -1,5 +1,6 @@
 // Fuzzes the imgproxy path as a client sends it: unsigned, signed (so that the options are
-// read), behind a wrong signature (nothing may be read: 403), and in presets-only mode.
+// read), behind a wrong signature (nothing may be read: 403), in presets-only mode, and as
+// an /info path.
 import Foundation
 import FuzzRequestSupport
 import FuzzSupport
@@ -15,6 +16,8 @@ public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutableP
         RequestSurface.read(RequestSurface.unsigned, "/insecure" + path)
         RequestSurface.read(RequestSurface.presetsOnly, "/_" + path)
         RequestSurface.read(RequestSurface.signed, RequestSurface.keys.signed(path))
+        // The same as /info's options and source (`s:0/bh:4:3/c:0.5:0.5:sm/pg:2/plain/…`).
+        if let read = try? RequestSurface.unsigned.readInfoRequest(path: "/insecure" + path) { RequestSurface.checkSource(read.source) }
         // Verified before anything is read: a wrong signature is 403 whatever follows it.
         let refusal = RequestSurface.read(RequestSurface.signed, "/AAAA" + path)
         precondition(refusal?.kind == .forbidden, "\(refusal.map { "\($0)" } ?? "an answer") behind a wrong signature")

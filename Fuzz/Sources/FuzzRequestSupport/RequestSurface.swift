@@ -61,15 +61,20 @@ public enum RequestSurface {
         }
     }
 
-    /// Sizes worked out for any source are sides a pipeline can hold; a local source lies in
-    /// the allowed folder once links are followed; a remote one is under an allowed origin.
+    /// Sizes worked out for any source are sides a pipeline can hold; the source is allowed.
     static func check(_ read: ImageService.ReadRequest) {
         if let target = read.request.targetSize { precondition(target.width >= 0 && target.height >= 0 && target.width <= 16_384 * 8) }
         for size in sizes {
             let result = read.request.processors.reduce(size) { $1.outputSize(for: $0) }
             precondition(result.width >= 0 && result.height >= 0, "\(result) from \(size)")
         }
-        switch read.source {
+        checkSource(read.source)
+    }
+
+    /// A local source lies in the allowed folder once links are followed; a remote one is
+    /// under an allowed origin.
+    public static func checkSource(_ source: ImageSource) {
+        switch source {
         case .file(let path):
             precondition(path.hasPrefix(root.appendingPathComponent("public").path + "/"), "a local source outside the allowed folder: \(path)")
         case .url(let url):

@@ -2,6 +2,7 @@
 // small (a JPEG segment holds at most 64 KB), so it is parsed whole, filtered in place and
 // written again inside an xpacket wrapper.
 #include "CXMLShims.h"
+#include "xmp_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -64,13 +65,16 @@ static size_t keep_rights(xmlNodePtr node, int depth) {
     return kept;
 }
 
-int osp_xmp_keep_rights(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size) {
+xmlDocPtr osp_xmp_read(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size) {
     pthread_once(&parser_once, init_parser);
     *out = NULL;
     *out_size = 0;
-    if (size == 0 || size > OSP_XMP_MAX_BYTES) return -1;
-    xmlDocPtr document = xmlReadMemory((const char *)data, (int)size, NULL, NULL,
-                                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (size == 0 || size > OSP_XMP_MAX_BYTES) return NULL;
+    return xmlReadMemory((const char *)data, (int)size, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+}
+
+int osp_xmp_keep_rights(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size) {
+    xmlDocPtr document = osp_xmp_read(data, size, out, out_size);
     if (document == NULL) return -1;
     xmlNodePtr root = xmlDocGetRootElement(document);
     int status = 0;

@@ -35,6 +35,13 @@ extension ImageService {
         public var presets: ImgproxyPresets
         /// URLs name presets only (`/{signature}/{preset:preset…}/{source}`), as imgproxy allows.
         public var onlyPresets: Bool
+        /// Named sets of `/info` options, applied with `pr:NAME`; `default` applies to every
+        /// `/info` URL (imgproxy Pro's info presets).
+        public var infoPresets = ImgproxyPresets.none
+        /// `/info` URLs name presets only; `nil` follows ``onlyPresets``.
+        public var infoOnlyPresets: Bool?
+        /// The info options `/info` URLs may use, as written; empty: all.
+        public var allowedInfoOptions: Set<String> = []
 
         // MARK: Sources
 

@@ -33,4 +33,14 @@ extension ImageService {
         let notModified = Conditions(fields).areMet(tag: EntityTag(header: "\"x\""), lastModified: HTTPDate.string(from: Date(timeIntervalSince1970: 0)))
         return ReadRequest(request: request, encoding: encoding, source: resolved.source, notModified: notModified)
     }
+
+    /// An `/info` path (what follows `/info`) read as `info` reads it, up to the fetch: the
+    /// signature, the info options and presets, the source resolved; what it would be fetched
+    /// from, and the key its answer is kept under.
+    /// - Throws: the ``ServerError`` the request would be answered with.
+    public func readInfoRequest(path: String) throws(ServerError) -> (source: ImageSource, key: CacheKey) {
+        let asked = try ImgproxyInfoRequest(path: path, headers: [:], service: self)
+        let resolved = try resolve(asked.source)
+        return (resolved.source, infoKey(resolved.imageRequest, asked.options))
+    }
 }

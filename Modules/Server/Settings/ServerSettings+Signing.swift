@@ -69,6 +69,22 @@ extension ServerSettings {
         ServerSetting("only-presets", imgproxy: ["IMGPROXY_ONLY_PRESETS"], .toggle, "URLs name presets only: /{signature}/{preset:preset…}/{source}.") {
             (input) throws(ServerSettingError) in input.service.onlyPresets = try input.bool()
         },
+        ServerSetting("info-preset", imgproxy: ["IMGPROXY_INFO_PRESETS"], .list("NAME=OPTIONS"),
+                      "An /info preset, as in an /info URL (default=xmp:0/bh:4:3); repeat for more. `default` applies to every /info URL.",
+                      apply: readInfoPresets),
+        ServerSetting("info-presets-file", imgproxy: ["IMGPROXY_INFO_PRESETS_PATH"], .value("FILE"),
+                      "A file of /info presets, one NAME=OPTIONS a line (# starts a comment).") {
+            (input) throws(ServerSettingError) in if input.other("info-preset") == nil { try readInfoPresets(&input) }
+        },
+        ServerSetting("info-only-presets", imgproxy: ["IMGPROXY_INFO_ONLY_PRESETS"], .toggle,
+                      "/info URLs name presets only: /info/{signature}/{preset:preset…}/{source}.", default: { _ in "as --only-presets" }) {
+            (input) throws(ServerSettingError) in input.service.infoOnlyPresets = try input.bool()
+        },
+        ServerSetting("allowed-info-option", imgproxy: ["IMGPROXY_ALLOWED_INFO_OPTIONS"], .list("NAME"),
+                      "An info option name /info URLs may use, as written; repeat for more. Others: 404 Invalid URL.",
+                      default: { $0.service.allowedInfoOptions.isEmpty ? "all" : nil }) {
+            (input) throws(ServerSettingError) in input.service.allowedInfoOptions = Set(input.list())
+        },
     ]
 
     /// Keys and salts, read together with the signature's size where the same source gives it.
@@ -86,17 +102,33 @@ extension ServerSettings {
 
     /// The presets of this source's list and of its file, one a line.
     @Sendable static func readPresets(_ input: inout SettingInput) throws(ServerSettingError) {
-        var definitions = input.list(of: "preset", separator: input.other("presets-separator")?.last ?? ",")
-        if let path = input.other("presets-file")?.last {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw input.failure("\(path) cannot be read") }
-            definitions += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        }
-        guard !definitions.isEmpty else { return }
+        guard let definitions = try presetDefinitions(&input, list: "preset", file: "presets-file") else { return }
         do {
             input.service.presets = try ImgproxyPresets(definitions: definitions)
         } catch {
             throw input.failure(error.description)
         }
+    }
+
+    /// The /info presets of this source's list and of its file, one a line.
+    @Sendable static func readInfoPresets(_ input: inout SettingInput) throws(ServerSettingError) {
+        guard let definitions = try presetDefinitions(&input, list: "info-preset", file: "info-presets-file") else { return }
+        do {
+            input.service.infoPresets = try ImgproxyPresets(definitions: definitions, of: ImgproxyInfoRequest.Options.self)
+        } catch {
+            throw input.failure(error.description)
+        }
+    }
+
+    /// The definitions of the setting `list` (at the presets' separator) and of the file
+    /// setting `file`; `nil` when there are none.
+    private static func presetDefinitions(_ input: inout SettingInput, list: String, file: String) throws(ServerSettingError) -> [String]? {
+        var definitions = input.list(of: list, separator: input.other("presets-separator")?.last ?? ",")
+        if let path = input.other(file)?.last {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw input.failure("\(path) cannot be read") }
+            definitions += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        return definitions.isEmpty ? nil : definitions
     }
 }

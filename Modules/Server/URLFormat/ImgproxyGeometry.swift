@@ -50,12 +50,7 @@ struct ImgproxyGeometry: ReducibleProcessing {
 
     func layout(for size: PixelSize) -> Layout {
         var cropped = size
-        if let crop {
-            let side = { (value: Double, whole: Int) in
-                value == 0 ? whole : min(whole, value >= 1 ? PixelSize.length(value, rule: .down) : max(1, PixelSize.length(Double(whole) * value)))
-            }
-            cropped = PixelSize(width: side(crop.width, size.width), height: side(crop.height, size.height))
-        }
+        if let crop { cropped = crop.size(in: size) }
         let (scaleX, scaleY, dprScale) = scales(for: cropped)
         let rounded = PixelSize(rounding: Double(cropped.width) * scaleX, Double(cropped.height) * scaleY)
         let scaled = PixelSize(width: max(1, rounded.width), height: max(1, rounded.height))

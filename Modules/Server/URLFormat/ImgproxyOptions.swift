@@ -106,6 +106,15 @@ package struct ImgproxyOptions: Hashable, Sendable {
         package init(width: Double, height: Double, gravity: ImgproxyGravity) {
             (self.width, self.height, self.gravity) = (width, height, gravity)
         }
+
+        /// The window's size in an image of `size`: a side of 0 is the whole side, one below 1
+        /// a fraction of it, else pixels; never more than the image.
+        package func size(in size: PixelSize) -> PixelSize {
+            let side = { (value: Double, whole: Int) in
+                value == 0 ? whole : min(whole, value >= 1 ? PixelSize.length(value, rule: .down) : max(1, PixelSize.length(Double(whole) * value)))
+            }
+            return PixelSize(width: side(width, size.width), height: side(height, size.height))
+        }
     }
 
     /// imgproxy's `watermark`: its opacity, where it goes (`nil` for tiled over the whole
@@ -126,7 +135,7 @@ package struct ImgproxyOptions: Hashable, Sendable {
 
     /// Applies one `name:arg:arg…` segment (`rules` say the separator, and which names a URL
     /// may use); `pr` applies the named `presets`.
-    mutating func apply(_ segment: Substring, presets: ImgproxyPresets, rules: ImgproxyURLRules = ImgproxyURLRules()) throws(ImgproxyError) {
+    package mutating func apply(_ segment: Substring, presets: ImgproxyPresets, rules: ImgproxyURLRules = ImgproxyURLRules()) throws(ImgproxyError) {
         let parts = rules.argumentsSeparator == ":"
             ? segment.unicodeScalars.split(separator: ":", omittingEmptySubsequences: false).map { String(Substring($0)) }
             : segment.components(separatedBy: rules.argumentsSeparator)

@@ -17,6 +17,11 @@ public struct ImgproxyPresets: Hashable, Sendable {
     /// Presets from definitions `NAME=OPTIONS`, `OPTIONS` as in a URL; each is checked now, so
     /// a server refuses to start with a preset no URL could use.
     public init(definitions: [String]) throws(ImgproxyError) {
+        try self.init(definitions: definitions, of: ImgproxyOptions.self)
+    }
+
+    /// Presets of `Options` (a URL's processing options, or `/info`'s), each checked now.
+    package init<Options: ImgproxyPresetOptions>(definitions: [String], of type: Options.Type) throws(ImgproxyError) {
         var named: [String: [Substring]] = [:]
         for definition in definitions {
             guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
@@ -28,7 +33,7 @@ public struct ImgproxyPresets: Hashable, Sendable {
         }
         self.init(named: named)
         for name in named.keys {
-            var scratch = ImgproxyOptions()
+            var scratch = Options()
             try apply([name], to: &scratch)
         }
     }
@@ -36,17 +41,17 @@ public struct ImgproxyPresets: Hashable, Sendable {
     /// The names defined.
     public var names: [String] { named.keys.sorted() }
 
-    func applyDefault(to options: inout ImgproxyOptions) throws(ImgproxyError) {
+    func applyDefault<Options: ImgproxyPresetOptions>(to options: inout Options) throws(ImgproxyError) {
         if named["default"] != nil { try apply(["default"], to: &options) }
     }
 
     /// Applies the presets `names`, in order, to `options`.
-    func apply(_ names: [String], to options: inout ImgproxyOptions) throws(ImgproxyError) {
+    func apply<Options: ImgproxyPresetOptions>(_ names: [String], to options: inout Options) throws(ImgproxyError) {
         var using: Set<String> = []
         try apply(names, to: &options, using: &using)
     }
 
-    private func apply(_ names: [String], to options: inout ImgproxyOptions, using: inout Set<String>) throws(ImgproxyError) {
+    private func apply<Options: ImgproxyPresetOptions>(_ names: [String], to options: inout Options, using: inout Set<String>) throws(ImgproxyError) {
         for name in names {
             guard let segments = named[name] else { throw .malformed("unknown preset \(name)") }
             guard using.insert(name).inserted else { continue }
@@ -55,7 +60,7 @@ public struct ImgproxyPresets: Hashable, Sendable {
                 if parts[0] == "pr" || parts[0] == "preset" {
                     try apply(parts.dropFirst().map(String.init), to: &options, using: &using)
                 } else {
-                    try options.apply(segment, presets: self)
+                    try options.apply(segment, presets: self, rules: ImgproxyURLRules())
                 }
             }
             using.remove(name)

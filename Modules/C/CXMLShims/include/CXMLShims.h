@@ -47,4 +47,11 @@ void osp_svg_free(uint8_t *buffer);
 int osp_xmp_keep_rights(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
 void osp_xmp_free(uint8_t *buffer);
 
+/// An XMP packet's properties as a JSON array of `[prefix, name, value]` triples, one per
+/// property of every rdf:Description: the value a string, an array (rdf:Seq, rdf:Bag), the
+/// x-default or first item of an rdf:Alt, or an object of a structure's fields by local name
+/// (16 levels at most). 0 with a buffer for `osp_xmp_free` in `*out`; -1 when the packet is
+/// not well-formed XML (or over OSP_XMP_MAX_BYTES). Parsed as `osp_xmp_keep_rights` parses.
+int osp_xmp_to_json(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+
 #endif
