@@ -5,7 +5,7 @@ import OspreyTesting
 import Testing
 
 /// `/info`'s options beyond the header and the placeholders, in process: XMP, crop
-/// coordinates, a page of an animation, the URL's security options, info presets and the
+/// coordinates, a page of an animation, dominant colours' build_missed, the URL's security options, info presets and the
 /// allowed options, and answers kept in the cache tiers.
 @Suite("/info options", .serialized, .timeLimit(.minutes(Sanitizer.scaled(3))))
 struct InfoOptionsTests {
@@ -36,6 +36,7 @@ struct InfoOptionsTests {
             "/info/x/plain/\(meta)", "/info/x/xmp:0/plain/\(meta)",
             "/info/x/c:0.5:0.5:nowe/plain/\(photo)", "/info/x/c:100:50:soea/plain/\(photo)", "/info/x/c:0.25:0.5:sm/plain/\(photo)",
             "/info/x/pn:1/pg:2/avg:1/plain/\(star)", "/info/x/pg:0/avg:1/plain/\(star)", "/info/x/pg:4/avg:1/plain/\(star)",
+            "/info/x/dc:1:1/plain/\(photo)",
         ])
         let xmp = try #require(try Self.json(answers[0])["xmp"] as? [String: [String: Any]], "XMP by default, as imgproxy's")
         #expect(xmp["dc"]?["creator"] as? [String] == ["Ada Lovelace"] && xmp["dc"]?["subject"] as? [String] == ["engine"])
@@ -56,6 +57,7 @@ struct InfoOptionsTests {
         #expect(page2["pages_number"] as? Int == 4)
         #expect(page2["average"] != nil && page0["average"] != nil)
         #expect(answers[7].status == 422, "no fifth page")
+        #expect((try Self.json(answers[8])["dominant_colors"] as? [String: Any])?.count == 6, "build_missed makes every kind")
     }
 
     @Test func securityOptionsPresetsAndAllowedOptions() async throws {

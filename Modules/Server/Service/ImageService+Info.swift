@@ -149,7 +149,7 @@ extension ImageService {
             answer["palette"] = palette.swatches.map { channels($0.color) }
         }
         if options.dominantColors, let palette = ImagePalette(image, maxColors: 64) {
-            answer["dominant_colors"] = palette.dominantColors.mapValues { channels($0, alpha: false) }
+            answer["dominant_colors"] = palette.dominantColors(buildingMissed: options.buildsMissedColors).mapValues { channels($0, alpha: false) }
         }
         if options.thumbHash {
             answer["thumb_hash"] = placeholder.thumbHash.map { String(format: "%02X", $0) }.joined()

@@ -11,8 +11,8 @@ extension ImgproxyInfoRequest {
         package var alpha = false, pagesNumber = false, average = false, averageIgnoresTransparent = true, thumbHash = false
         /// `palette`/`p`: at most this many colours (2…256); `nil`: none.
         package var palette: Int?
-        /// `dominant_colors`/`dc`.
-        package var dominantColors = false
+        /// `dominant_colors`/`dc`, and whether kinds no colour fits are made (`build_missed`).
+        package var dominantColors = false, buildsMissedColors = false
         /// `exif`: the EXIF fields (on by default, as imgproxy's), by canonical names if asked.
         package var exif = true, exifCanonicalNames = false
         /// `iptc`, `xmp`: the IPTC application record's fields and the XMP properties (on by
@@ -37,7 +37,7 @@ extension ImgproxyInfoRequest {
         /// What the answer depends on, for the key it is kept under beside the source's.
         var cacheVariant: String {
             let flags = [size, format, dimensions, alpha, pagesNumber, average, averageIgnoresTransparent, thumbHash, dominantColors,
-                         exif, exifCanonicalNames, iptc, xmp].map { $0 ? "1" : "0" }.joined()
+                         buildsMissedColors, exif, exifCanonicalNames, iptc, xmp].map { $0 ? "1" : "0" }.joined()
             var parts = ["info=" + flags, "p=\(palette ?? 0)", "bh=\(blurHash.map { "\($0.x)x\($0.y)" } ?? "0")", "pg=\(page)"]
             if let crop { parts.append("c=\(crop.width)x\(crop.height)@\(crop.gravity.identifier)") }
             if !security.isEmpty { parts.append("msr=\(security.maxSourcePixels ?? 0),msfs=\(security.maxSourceBytes ?? 0)") }
@@ -80,7 +80,7 @@ extension ImgproxyInfoRequest.Options {
             palette = colors == 0 ? nil : colors
         case "dominant_colors", "dc":
             dominantColors = try flag(default: true)
-            if try flag(1, default: false) { throw .unsupported("dominant_colors' build_missed is not answered by Osprey yet") }
+            buildsMissedColors = try flag(1, default: false)
         case "iptc": iptc = try flag(default: true)
         case "xmp": xmp = try flag(default: true)
         case "exif":
