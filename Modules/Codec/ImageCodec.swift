@@ -173,8 +173,10 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         return image.cost + fixed
     }
 
+    /// A 16-bit image is narrowed to 8 bits for a format whose encoder writes no more.
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard let encoder = encoders[options.format] else { throw .unsupportedFormat(options.format) }
-        return try encoder.encode(image, options: options)
+        let keepsDepth = encoder.capabilities(for: options.format)?.highBitDepth ?? false
+        return try encoder.encode(keepsDepth ? image : PixelConversion.narrowed(image), options: options)
     }
 }

@@ -4,12 +4,15 @@ import OspreyDomain
 /// The Lanczos-3 resampler in floating point, kept as the reference the fixed-point kernels are
 /// tested against: four floats per pixel, the horizontal pass first, weights from `sin`.
 /// Straight alpha is filtered premultiplied; `.rgba8Premultiplied` input is filtered as it is.
+/// It also resamples 16-bit images, which the fixed-point kernels do not take.
 /// Public for the benchmarks only, behind `@_spi(Reference)`.
 @_spi(Reference) public enum FloatResampler {
     public static func resize(_ image: Image, to size: PixelSize) -> Image {
         guard size != image.size, !size.isEmpty else { return image }
-        let channels = image.pixelFormat.bytesPerPixel
-        let alpha = image.pixelFormat == .rgba8
+        let format = image.pixelFormat
+        let channels = format.channels, bytesPerPixel = format.bytesPerPixel
+        let alpha = format == .rgba8 || format == .rgba16
+        let sixteen = format.isHighBitDepth
         let horizontal = Contributions(source: image.width, destination: size.width)
         let vertical = Contributions(source: image.height, destination: size.height)
         // Every pixel is four floats (a gray or RGB pixel leaves some unused), so the loops
@@ -28,7 +31,7 @@ import OspreyDomain
 
         var filtered = 0  // source rows filtered across so far
         let pixels = image.pixels.withUnsafeBufferPointer { src in
-            [UInt8](unsafeUninitializedCapacity: size.byteCount(bytesPerPixel: channels)) { dst, initialized in
+            [UInt8](unsafeUninitializedCapacity: size.byteCount(bytesPerPixel: bytesPerPixel)) { dst, initialized in
                 horizontal.weights.withUnsafeBufferPointer { across in
                     vertical.weights.withUnsafeBufferPointer { down in
                         for y in 0..<size.height {
@@ -36,8 +39,12 @@ import OspreyDomain
                             let (start, count, offset) = vertical.span(y)
                             // Pass 1, on demand: each source row to the destination width.
                             while filtered < start + count {
-                                widen(src.baseAddress! + filtered * image.bytesPerRow, count: image.width, channels: channels,
-                                      alpha: alpha, into: widened)
+                                let row = src.baseAddress! + filtered * image.bytesPerRow
+                                if sixteen {
+                                    widen16(UnsafeRawPointer(row), count: image.width, channels: channels, alpha: alpha, into: widened)
+                                } else {
+                                    widen(row, count: image.width, channels: channels, alpha: alpha, into: widened)
+                                }
                                 filterAcross(widened, horizontal, weights: across.baseAddress!, count: size.width,
                                              into: ring + (filtered % depth) * rowFloats)
                                 filtered += 1
@@ -52,16 +59,53 @@ import OspreyDomain
                                     for j in 0..<rowFloats { acc[j] += row[j] * w }
                                 }
                             }
-                            narrow(acc, count: size.width, channels: channels, alpha: alpha,
-                                   into: dst.baseAddress! + y * size.width * channels)
+                            let out = dst.baseAddress! + y * size.width * bytesPerPixel
+                            if sixteen {
+                                narrow16(acc, count: size.width, channels: channels, alpha: alpha, into: UnsafeMutableRawPointer(out))
+                            } else {
+                                narrow(acc, count: size.width, channels: channels, alpha: alpha, into: out)
+                            }
                         }
                     }
                 }
-                initialized = size.byteCount(bytesPerPixel: channels)
+                initialized = size.byteCount(bytesPerPixel: bytesPerPixel)
             }
         }
         guard !Task.isCancelled else { return image }
         return try! Image(width: size.width, height: size.height, pixelFormat: image.pixelFormat, pixels: pixels)
+    }
+
+    /// A row of 16-bit samples as four floats per pixel, colour premultiplied by alpha (in 0…1,
+    /// so the sums stay in range).
+    @inline(__always)
+    private static func widen16(_ samples: UnsafeRawPointer, count: Int, channels: Int, alpha: Bool,
+                                into out: UnsafeMutablePointer<Float>) {
+        let sample = { (index: Int) in Float(samples.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)) }
+        for x in 0..<count {
+            let (q, o) = (x * channels, out + x * 4)
+            switch channels {
+            case 4:
+                let a = alpha ? sample(q + 3) / 65_535 : 1
+                (o[0], o[1], o[2], o[3]) = (sample(q) * a, sample(q + 1) * a, sample(q + 2) * a, sample(q + 3))
+            case 3: (o[0], o[1], o[2], o[3]) = (sample(q), sample(q + 1), sample(q + 2), 0)
+            default: (o[0], o[1], o[2], o[3]) = (sample(q), 0, 0, 0)
+            }
+        }
+    }
+
+    /// A row of filtered pixels back to 16-bit samples, premultiplied colour divided back out.
+    @inline(__always)
+    private static func narrow16(_ pixels: UnsafePointer<Float>, count: Int, channels: Int, alpha: Bool,
+                                 into out: UnsafeMutableRawPointer) {
+        let clamp = { (value: Float) -> UInt16 in value <= 0 ? 0 : value >= 65_535 ? 65_535 : UInt16(value + 0.5) }
+        for x in 0..<count {
+            let p = pixels + x * 4
+            let a = p[3] / 65_535
+            for c in 0..<channels {
+                let value = c < 3 && channels == 4 && alpha ? (a > 0.5 / 65_535 ? p[c] / a : 0) : p[c]
+                out.storeBytes(of: clamp(value), toByteOffset: (x * channels + c) * 2, as: UInt16.self)
+            }
+        }
     }
 
     /// One widened row filtered to `count` pixels across.

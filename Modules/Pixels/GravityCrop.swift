@@ -27,7 +27,7 @@ public enum GravityCrop {
             }
             return (place(x, image.width, size.width, slackX), place(y, image.height, size.height, slackY))
         case .attention:
-            return Attention.origin(in: image, size: size)
+            return Attention.origin(in: image.narrowedToEightBits, size: size)
         }
     }
 

@@ -8,9 +8,11 @@ public enum PixelConversion {
     ///
     /// When the calling task is cancelled, it stops within a few rows and returns `image`
     /// itself: its caller, being cancelled too, throws the result away.
+    /// A 16-bit image is narrowed to 8 bits first; a 16-bit `format` is reached through 8 bits.
     public static func converted(_ image: Image, to format: PixelFormat, background: UInt8 = 255) -> Image {
         if image.pixelFormat == format && image.bytesPerRow == image.width * format.bytesPerPixel { return image }
-        let src = unpremultiplied(image)
+        if format.isHighBitDepth { return widened(converted(image, to: format.eightBit, background: background)) }
+        let src = unpremultiplied(narrowed(image))
         let inBpp = src.pixelFormat.bytesPerPixel, outBpp = format.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: image.width * image.height * outBpp)
         src.pixels.withUnsafeBufferPointer { s in
@@ -32,8 +34,9 @@ public enum PixelConversion {
                         switch format {
                         case .gray8: d[q] = UInt8((r * 299 + g * 587 + b * 114 + 500) / 1000)
                         case .rgb8: (d[q], d[q + 1], d[q + 2]) = (UInt8(r), UInt8(g), UInt8(b))
-                        case .rgba8, .rgba8Premultiplied:
+                        case .rgba8, .rgba8Premultiplied, .rgba16:
                             (d[q], d[q + 1], d[q + 2], d[q + 3]) = (UInt8(r), UInt8(g), UInt8(b), UInt8(a))
+                        case .gray16, .rgb16: break  // reached through 8 bits above
                         }
                     }
                 }
@@ -42,6 +45,40 @@ public enum PixelConversion {
         guard !Task.isCancelled else { return image }
         let result = try! Image(width: image.width, height: image.height, pixelFormat: format == .rgba8Premultiplied ? .rgba8 : format, pixels: pixels)
         return format == .rgba8Premultiplied ? premultiplied(result) : result
+    }
+
+    /// A 16-bit image at 8 bits a sample (``Image/narrowedToEightBits``); others unchanged.
+    public static func narrowed(_ image: Image) -> Image { image.narrowedToEightBits }
+
+    /// An 8-bit image at 16 bits a sample (each value × 257, so 255 is 65535); others unchanged.
+    public static func widened(_ image: Image) -> Image {
+        let format: PixelFormat = switch image.pixelFormat {
+        case .gray8: .gray16
+        case .rgb8: .rgb16
+        case .rgba8, .rgba8Premultiplied: .rgba16
+        default: image.pixelFormat
+        }
+        guard format != image.pixelFormat else { return image }
+        let source = unpremultiplied(image)
+        let samples = image.width * format.channels
+        var pixels = [UInt8](repeating: 0, count: samples * 2 * image.height)
+        pixels.withUnsafeMutableBytes { raw in
+            for y in 0..<image.height {
+                for i in 0..<samples {
+                    let value = UInt16(source.pixels[y * source.bytesPerRow + i]) * 257
+                    raw.storeBytes(of: value, toByteOffset: (y * samples + i) * 2, as: UInt16.self)
+                }
+            }
+        }
+        return attaching(image, to: try! Image(width: image.width, height: image.height, pixelFormat: format, pixels: pixels))
+    }
+
+    /// `converted` with `image`'s profile and metadata (a still's: 16-bit images animate not).
+    private static func attaching(_ image: Image, to converted: Image) -> Image {
+        var converted = converted
+        converted.colorProfile = image.colorProfile
+        converted.metadata = image.metadata
+        return converted
     }
 
     /// Straight (non-premultiplied) RGBA from premultiplied; other formats unchanged.

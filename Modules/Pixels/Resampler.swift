@@ -7,6 +7,7 @@ import OspreyDomain
 /// to about twice the target (as libvips does), then filtered; the filter runs in fixed point
 /// on the CPU's vector unit. Straight alpha is filtered premultiplied, so transparent pixels do
 /// not bleed their colour into their neighbours; the result has the input's pixel format.
+/// 16-bit images are filtered in floating point (``FloatResampler``), without the box shrink.
 public enum Resampler {
     /// `image` resampled to `size`. Returns `image` itself when the size is unchanged.
     ///
@@ -14,6 +15,8 @@ public enum Resampler {
     /// itself: its caller, being cancelled too, throws the result away.
     public static func resize(_ image: Image, to size: PixelSize) -> Image {
         guard size != image.size, !size.isEmpty else { return image }
+        // 16-bit samples (kept for an output that carries them) take the float path.
+        if image.pixelFormat.isHighBitDepth { return FloatResampler.resize(image, to: size) }
         let box = (x: BoxShrink.factor(source: image.width, destination: size.width),
                    y: BoxShrink.factor(source: image.height, destination: size.height))
         guard let pixels = FixedPointResampler.resize(image, to: size, box: box) else { return image }

@@ -74,6 +74,7 @@ struct ImgproxyEnvironmentTests {
         // A switch set to what Osprey does anyway is no refusal.
         _ = try Self.applied(["IMGPROXY_USE_SWIFT": "false", "IMGPROXY_WATERMARK_OPACITY": "1", "IMGPROXY_NETWORK": "tcp"])
         #expect(try !Self.applied(["IMGPROXY_AUTO_ROTATE": "false"]).0.service.autoRotates)
+        #expect(try Self.applied(["IMGPROXY_PRESERVE_HDR": "true"]).0.service.preservesHighBitDepth)
         let (_, notices) = try Self.applied(["IMGPROXY_WEBP_EFFORT": "6", "IMGPROXY_SENTRY_DSN": "https://x", "IMGPROXY_AUTOQUALITY_METHOD": "dssim",
                                              "IMGPROXY_MADE_UP": "1"])
         for name in ["IMGPROXY_WEBP_EFFORT", "IMGPROXY_SENTRY_DSN", "IMGPROXY_AUTOQUALITY_METHOD", "IMGPROXY_MADE_UP"] {

@@ -39,7 +39,7 @@ static void osp_png_flush(png_structp png) { (void)png; }
 // Nothing the encoder warns about changes its output.
 static void osp_png_write_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
-int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
+int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components, int bit_depth,
                    int compression_level, const uint8_t *icc, size_t icc_length,
                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     struct osp_png_output output;
@@ -60,9 +60,12 @@ int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
     int color_type = components == 1 ? PNG_COLOR_TYPE_GRAY : components == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
     png_set_write_fn(png, &output, osp_png_write, osp_png_flush);
     png_set_compression_level(png, compression_level);
-    png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, width, height, bit_depth, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc && icc_length > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
     png_write_info(png, info);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (bit_depth == 16) png_set_swap(png);  // native 16-bit samples, written big-endian
+#endif
     for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);

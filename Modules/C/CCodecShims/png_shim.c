@@ -102,14 +102,17 @@ int osp_png_read_info(osp_png_decoder *self, osp_png_info *out) {
 // To 8-bit samples, with no gamma correction: raw sample values, as PngSuite expects. Gray
 // with alpha becomes RGBA (Osprey has no gray-with-alpha format); with `rgba`, every image
 // does. Returns whether the output has alpha.
-static int osp_png_set_transforms(png_structp png, png_infop info, int rgba) {
+static int osp_png_set_transforms(png_structp png, png_infop info, int rgba, int keeps_16) {
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (has_trns) png_set_tRNS_to_alpha(png);
-    if (bit_depth == 16) png_set_scale_16(png);
+    if (bit_depth == 16 && !keeps_16) png_set_scale_16(png);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (bit_depth == 16 && keeps_16) png_set_swap(png);  // PNG stores samples big-endian
+#endif
     int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
     int alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
     if (gray && (alpha || rgba)) png_set_gray_to_rgb(png);
@@ -122,11 +125,12 @@ int osp_png_prepare(osp_png_decoder *self, osp_png_info *out) {
     if (setjmp(png_jmpbuf(self->png))) return -1;
     png_structp png = self->png;
     png_infop info = self->info;
-    int alpha = osp_png_set_transforms(png, info, 0);
+    int alpha = osp_png_set_transforms(png, info, 0, out->keeps_16);
     png_read_update_info(png, info);
     out->channels = png_get_channels(png, info);
     out->has_alpha = alpha;
-    if (png_get_rowbytes(png, info) != (size_t)out->width * (size_t)out->channels) {
+    out->bytes_per_sample = png_get_bit_depth(png, info) == 16 ? 2 : 1;
+    if (png_get_rowbytes(png, info) != (size_t)out->width * (size_t)out->channels * (size_t)out->bytes_per_sample) {
         snprintf(self->message, sizeof self->message, "unexpected row layout");
         return -1;
     }
@@ -202,7 +206,7 @@ int osp_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, uint32_
     int status = -1;
     if (setjmp(png_jmpbuf(self->png)) == 0) {
         png_structp png = self->png;
-        osp_png_set_transforms(png, self->info, 1);
+        osp_png_set_transforms(png, self->info, 1, 0);
         png_read_update_info(png, self->info);
         status = png_get_rowbytes(png, self->info) == (size_t)width * 4 ? 0 : -1;
         if (status != 0) snprintf(self->message, sizeof self->message, "unexpected row layout");

@@ -75,6 +75,9 @@ enum ColorManagement {
             case .gray8: (cmsSigGrayData, Formats.gray8)
             case .rgb8: (cmsSigRgbData, Formats.rgb8)
             case .rgba8, .rgba8Premultiplied: (cmsSigRgbData, Formats.rgba8)
+            case .gray16: (cmsSigGrayData, Formats.gray16)
+            case .rgb16: (cmsSigRgbData, Formats.rgb16)
+            case .rgba16: (cmsSigRgbData, Formats.rgba16)
             }
             self.init(profile: data, space: space, input: type, output: type)
         }
@@ -97,7 +100,7 @@ enum ColorManagement {
             }
             let target = space == cmsSigGrayData ? Self.sRGBGray() : cmsCreate_sRGBProfile()
             defer { if let target { cmsCloseProfile(target) } }
-            let flags = input == Formats.rgba8 ? UInt32(cmsFLAGS_COPY_ALPHA) : 0
+            let flags = input == Formats.rgba8 || input == Formats.rgba16 ? UInt32(cmsFLAGS_COPY_ALPHA) : 0
             guard let target, let handle = cmsCreateTransform(source, input, target, output, UInt32(INTENT_RELATIVE_COLORIMETRIC), flags) else {
                 ColorManagement.logger.warning("ignoring an embedded colour profile Little CMS cannot convert to sRGB")
                 return nil
@@ -138,12 +141,15 @@ enum ColorManagement {
 
     /// Little CMS pixel types (its TYPE_* macros, which Swift does not import).
     enum Formats {
-        static func type(space: UInt32, channels: UInt32, extra: UInt32 = 0, flavor: UInt32 = 0) -> UInt32 {
-            space << 16 | flavor << 13 | extra << 7 | channels << 3 | 1
+        static func type(space: UInt32, channels: UInt32, extra: UInt32 = 0, flavor: UInt32 = 0, bytes: UInt32 = 1) -> UInt32 {
+            space << 16 | flavor << 13 | extra << 7 | channels << 3 | bytes
         }
         static let gray8 = type(space: UInt32(PT_GRAY), channels: 1)
         static let rgb8 = type(space: UInt32(PT_RGB), channels: 3)
         static let rgba8 = type(space: UInt32(PT_RGB), channels: 3, extra: 1)
+        static let gray16 = type(space: UInt32(PT_GRAY), channels: 1, bytes: 2)
+        static let rgb16 = type(space: UInt32(PT_RGB), channels: 3, bytes: 2)
+        static let rgba16 = type(space: UInt32(PT_RGB), channels: 3, extra: 1, bytes: 2)
         static let cmyk8 = type(space: UInt32(PT_CMYK), channels: 4)
         static let cmyk8Inverted = type(space: UInt32(PT_CMYK), channels: 4, flavor: 1)
     }

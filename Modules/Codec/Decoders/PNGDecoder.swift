@@ -8,7 +8,9 @@ import OspreyPixels
 ///
 /// Every colour type and bit depth decodes to 8-bit gray, RGB or RGBA: palettes and tRNS
 /// are expanded, 16-bit samples are scaled with rounding, and no gamma correction is applied
-/// (raw sample values). Gray with alpha becomes RGBA. Alpha is not premultiplied.
+/// (raw sample values). Gray with alpha becomes RGBA. Alpha is not premultiplied. With
+/// ``DecodingOptions/keepsHighBitDepth``, a 16-bit file decodes to `gray16`, `rgb16` or
+/// `rgba16` instead, read whole and resampled in floating point.
 public struct PNGDecoder: ImageDecoding {
     /// The limits checked from the header.
     public var limits: DecodingLimits
@@ -29,7 +31,7 @@ public struct PNGDecoder: ImageDecoding {
         try InputReader.checkLength(of: input, limits: limits)
         if options.frames == .all, let animation = try decodeAnimation(input, options: options) { return animation }
         return try PNGSession.with(input) { session throws(ImageDecodingError) in
-            let info = try session.readInfo(limits: limits)
+            let info = try session.readInfo(limits: limits, keepsHighBitDepth: options.keepsHighBitDepth)
             let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
             let output = orientation.storedOutputSize(for: stored, options: options)

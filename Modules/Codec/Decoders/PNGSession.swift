@@ -25,11 +25,13 @@ struct PNGSession: ~Copyable {
         return info
     }
 
-    /// The header, checked against `limits`, with the transforms to decode it set.
-    func readInfo(limits: DecodingLimits) throws(ImageDecodingError) -> osp_png_info {
+    /// The header, checked against `limits`, with the transforms to decode it set: 16-bit
+    /// samples kept when `keepsHighBitDepth`.
+    func readInfo(limits: DecodingLimits, keepsHighBitDepth: Bool = false) throws(ImageDecodingError) -> osp_png_info {
         var info = osp_png_info()
         guard osp_png_read_info(decoder, &info) == 0 else { throw error() }
         try limits.check(width: Int(info.width), height: Int(info.height))
+        info.keeps_16 = keepsHighBitDepth ? 1 : 0
         guard osp_png_prepare(decoder, &info) == 0 else { throw error() }
         return info
     }
@@ -51,6 +53,7 @@ struct PNGSession: ~Copyable {
     func decode(_ info: osp_png_info, output: PixelSize) throws(ImageDecodingError) -> Image {
         let size = PixelSize(width: Int(info.width), height: Int(info.height))
         let channels = Int(info.channels)
+        if info.bytes_per_sample == 2 { return try decodeSixteen(info, size: size, output: output) }
         let format: PixelFormat = channels == 1 ? .gray8 : channels == 3 ? .rgb8 : .rgba8
         var sink = Downsampler(sourceSize: size, outputSize: output, pixelFormat: format)
         let stride = size.width * channels
@@ -72,6 +75,21 @@ struct PNGSession: ~Copyable {
         }
         guard osp_png_read_end(decoder) == 0 else { throw error() }
         return sink.finish()
+    }
+
+    /// 16-bit samples kept: the whole image read (the row reducer takes bytes), then resampled.
+    private func decodeSixteen(_ info: osp_png_info, size: PixelSize, output: PixelSize) throws(ImageDecodingError) -> Image {
+        let format: PixelFormat = info.channels == 1 ? .gray16 : info.channels == 3 ? .rgb16 : .rgba16
+        let stride = size.width * format.bytesPerPixel
+        var whole = [UInt8](repeating: 0, count: stride * size.height)
+        let status = whole.withUnsafeMutableBufferPointer { buffer in
+            info.interlaced != 0 ? osp_png_read_image(decoder, buffer.baseAddress!, stride)
+                : osp_png_read_rows(decoder, buffer.baseAddress!, stride, UInt32(size.height))
+        }
+        guard status == 0, osp_png_read_end(decoder) == 0 else { throw error() }
+        try ImageDecodingError.checkCancellation()
+        let image = try! Image(width: size.width, height: size.height, pixelFormat: format, pixels: whole)
+        return Resampler.resize(image, to: output)
     }
 
     private func error() -> ImageDecodingError {

@@ -3,9 +3,9 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Encodes PNG with libpng, keeping alpha (straight, not premultiplied).
+/// Encodes PNG with libpng, keeping alpha (straight, not premultiplied) and 16-bit samples.
 public struct PNGEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false, highBitDepth: true)] }
 
     /// zlib compression level 0...9.
     public var compressionLevel: Int
@@ -23,7 +23,8 @@ public struct PNGEncoder: ImageEncoding {
             source.pixels.withUnsafeBufferPointer { pixels in
                 icc.withUnsafeBufferPointer { profile in
                     osp_png_encode(pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.bytesPerRow,
-                                   Int32(source.pixelFormat.bytesPerPixel), level, profile.baseAddress, profile.count,
+                                   Int32(source.pixelFormat.channels), source.pixelFormat.isHighBitDepth ? 16 : 8, level,
+                                   profile.baseAddress, profile.count,
                                    out, length, error, capacity)
                 }
             }

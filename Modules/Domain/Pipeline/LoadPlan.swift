@@ -53,6 +53,7 @@ struct LoadPlan: Sendable {
         var options = DecodingOptions(targetSize: request.targetSize, contentMode: request.contentMode,
                                       colorHandling: request.colorHandling, frames: request.frames, gravity: request.gravity)
         options.appliesOrientation = request.appliesOrientation
+        options.keepsHighBitDepth = request.keepsHighBitDepth
         return options
     }
 

@@ -10,6 +10,7 @@ enum Reduction {
     static func key(for request: ImageRequest, keys: ImagePipeline.CacheKeys) -> CacheKey {
         var variant = request.colorHandling == .preserve ? "reduced;color=preserve" : "reduced"
         if !request.appliesOrientation { variant += ";orientation=stored" }
+        if request.keepsHighBitDepth { variant += ";depth=high" }
         return CacheKey(source: keys.data.source, variant: variant)
     }
 

@@ -16,6 +16,10 @@ public struct DecodingOptions: Hashable, Sendable {
     /// as stored (imgproxy's `auto_rotate:0`). Orientation a format's own boxes give (HEIF's
     /// `irot`, JPEG XL's codestream) is part of the image and always applied.
     public var appliesOrientation = true
+    /// Whether a source with more than 8 bits a sample decodes to a 16-bit format
+    /// (``PixelFormat/rgb16`` and its kin), for an output that carries them (imgproxy's
+    /// `preserve_hdr`); by default every image decodes to 8 bits. PNG keeps them.
+    public var keepsHighBitDepth = false
 
     /// Creates options.
     public init(targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,

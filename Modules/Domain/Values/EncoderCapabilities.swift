@@ -12,14 +12,17 @@ public struct EncoderCapabilities: Hashable, Sendable {
     public var lossless: Bool
     /// ``EncodingOptions/quality`` is honoured (a lossy format).
     public var quality: Bool
+    /// 16-bit images are written with more than 8 bits a sample (otherwise narrowed first).
+    public var highBitDepth: Bool
 
     /// Declares what an encoder writes in `format`.
-    public init(format: ImageFormat, animation: Bool, alpha: Bool, lossless: Bool, quality: Bool) {
+    public init(format: ImageFormat, animation: Bool, alpha: Bool, lossless: Bool, quality: Bool, highBitDepth: Bool = false) {
         self.format = format
         self.animation = animation
         self.alpha = alpha
         self.lossless = lossless
         self.quality = quality
+        self.highBitDepth = highBitDepth
     }
 
     /// Whether this format keeps what `image` holds: its transparency, and every frame when

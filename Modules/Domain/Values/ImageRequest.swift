@@ -42,6 +42,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// Whether an EXIF orientation turns the pixels upright (the default) or they are kept
     /// as stored, as ``DecodingOptions/appliesOrientation``.
     public var appliesOrientation = true
+    /// Whether a high-bit-depth source stays 16-bit, as ``DecodingOptions/keepsHighBitDepth``;
+    /// processors then get it narrowed to 8 bits (only the decoder's resize keeps the depth).
+    public var keepsHighBitDepth = false
     /// Header fields sent with a URL source's request, such as the `Cookie` a server passes
     /// through from its client. Their digest is in every cache key of the request, and
     /// downloads coalesce only with the same fields, so one set's image is never another's.
@@ -99,6 +102,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         if frames == .all { parts.append("frames=all") }
         if colorHandling == .preserve { parts.append("color=preserve") }
         if !appliesOrientation { parts.append("orientation=stored") }
+        if keepsHighBitDepth { parts.append("depth=high") }
         if contentMode == .fill, gravity != .centre { parts.append(gravity.identifier) }
         return CacheKey(source: sourceKey(normalization), variant: parts.joined(separator: ";"))
     }

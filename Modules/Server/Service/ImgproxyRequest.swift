@@ -82,6 +82,7 @@ package struct ImgproxyRequest: Sendable {
         options.autoRotates = configuration.autoRotates
         options.stripsMetadata = configuration.stripsMetadata
         options.keepsCopyright = configuration.keepsCopyright
+        options.preservesHighBitDepth = configuration.preservesHighBitDepth
         options.serverMaxResultDimension = configuration.maxResultDimension
         guard configuration.usesClientHints else { return options }
         let header = { (names: [String]) in names.lazy.compactMap { HTTPField.Name($0).flatMap { headers[$0] } }.first }

@@ -32,7 +32,6 @@ extension ImgproxyEnvironment {
         "PNG_QUANTIZATION_COLORS": "Osprey writes PNG in full colour",
         "WEBP_EFFORT": "Osprey encodes WebP at libwebp's default effort",
         "WEBP_PRESET": "Osprey encodes WebP with libwebp's default preset",
-        "PRESERVE_HDR": "Osprey's pixels are 8 bits a channel: answers are the ones imgproxy gives without it",
         "ENFORCE_THUMBNAIL": "Osprey decodes the image itself, at the size asked",
         "USE_LINEAR_COLORSPACE": "Osprey resamples in its own colour space",
         "DISABLE_SHRINK_ON_LOAD": "Osprey always decodes at the smallest size that serves",

@@ -89,6 +89,11 @@ extension ServerSettings {
                       default: { $0.service.keepsCopyright ? "on" : "off" }) {
             (input) throws(ServerSettingError) in input.service.keepsCopyright = try input.bool()
         },
+        ServerSetting("preserve-hdr", imgproxy: ["IMGPROXY_PRESERVE_HDR"], .toggle,
+                      "High-bit-depth sources (16-bit PNG) stay 16-bit in PNG answers unless the URL says ph:0; off, every answer is 8-bit unless it says ph:1.",
+                      default: { $0.service.preservesHighBitDepth ? "on" : "off" }) {
+            (input) throws(ServerSettingError) in input.service.preservesHighBitDepth = try input.bool()
+        },
         ServerSetting("auto-rotate", imgproxy: ["IMGPROXY_AUTO_ROTATE"], .toggle, "An EXIF orientation turns sources upright unless the URL says ar:0.",
                       default: { $0.service.autoRotates ? "on" : "off" }) {
             (input) throws(ServerSettingError) in input.service.autoRotates = try input.bool()

@@ -56,6 +56,7 @@ extension ImgproxyOptions {
         if animates && !disablesAnimation { request.frames = .all }
         request.colorHandling = keepsColorProfile ? .preserve : .convertToSRGB
         request.appliesOrientation = autoRotates
+        request.keepsHighBitDepth = preservesHighBitDepth
         request.options.insert(.disableMemoryCacheWrites)
         return request
     }

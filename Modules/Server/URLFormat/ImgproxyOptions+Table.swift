@@ -88,9 +88,7 @@ extension ImgproxyOptions {
         Option("format", "f", "ext") { options, args, name throws(ImgproxyError) in options.format = try format(try single(args, name)) },
         Option("strip_metadata", "sm") { options, args, name throws(ImgproxyError) in options.stripsMetadata = try bool(try single(args, name)) },
         Option("keep_copyright", "kcr") { options, args, name throws(ImgproxyError) in options.keepsCopyright = try bool(try single(args, name)) },
-        // Osprey's pixels are 8 bits a channel: `ph` is read and checked, and the answer is the
-        // one imgproxy gives without it (Docs/MIGRATING-FROM-IMGPROXY.md).
-        Option("preserve_hdr", "ph") { _, args, name throws(ImgproxyError) in _ = try bool(try single(args, name)) },
+        Option("preserve_hdr", "ph") { options, args, name throws(ImgproxyError) in options.preservesHighBitDepth = try bool(try single(args, name)) },
         Option("strip_color_profile", "scp") { options, args, name throws(ImgproxyError) in
             options.keepsColorProfile = try !bool(try single(args, name))
         },

@@ -58,6 +58,8 @@ package struct ImgproxyOptions: Hashable, Sendable {
     /// its authorship and rights.
     package var stripsMetadata = true
     package var keepsCopyright = true
+    /// `ph`: a high-bit-depth source stays 16-bit where the answer's format carries it.
+    package var preservesHighBitDepth = false
 
     /// The least width and height of the result, enlarging past `enlarge` if need be.
     package var minWidth = 0

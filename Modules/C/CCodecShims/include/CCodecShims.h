@@ -68,6 +68,8 @@ typedef struct {
     int interlaced;
     int channels;          // of the output rows after the transforms: 1, 3 or 4
     int has_alpha;         // the output carries alpha (an alpha channel or tRNS)
+    int keeps_16;          // set before osp_png_prepare: 16-bit samples kept (native byte order)
+    int bytes_per_sample;  // of the output rows: 1, or 2 when 16-bit samples are kept
 } osp_png_info;
 
 osp_png_decoder *osp_png_open_memory(const uint8_t *data, size_t size);
@@ -76,7 +78,8 @@ osp_png_decoder *osp_png_open_file(const char *path);
 /// Allocates nothing that depends on the image's size, so limits can be checked after it.
 int osp_png_read_info(osp_png_decoder *decoder, osp_png_info *info);
 /// Sets the transforms to 8-bit gray, RGB or RGBA (palette and tRNS expanded, 16-bit
-/// scaled with rounding, no gamma correction) and fills `channels`. libpng allocates its
+/// scaled with rounding unless `keeps_16`, no gamma correction) and fills `channels` and
+/// `bytes_per_sample`. libpng allocates its
 /// row buffers here: call it only once the size is known to be within limits.
 int osp_png_prepare(osp_png_decoder *decoder, osp_png_info *info);
 /// Reads the next `rows` rows of a non-interlaced image. 0 on success, -1 on error.
@@ -146,7 +149,7 @@ int osp_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
 /// Encodes 8-bit samples (1 gray, 3 RGB, 4 RGBA) as PNG, with an iCCP chunk when icc is
 /// non-NULL. Same conventions as osp_jpeg_encode.
 int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                   int components, int compression_level, const uint8_t *icc, size_t icc_length,
+                   int components, int bit_depth, int compression_level, const uint8_t *icc, size_t icc_length,
                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 /// Encodes `frame_count` RGBA frames (straight alpha, `width` × `height`, rows packed) as a GIF:
 /// each quantised to at most 255 colours by libimagequant with `dither` (0…1) at `speed` (1…10),

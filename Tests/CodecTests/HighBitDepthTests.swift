@@ -1,0 +1,66 @@
+import Foundation
+import OspreyCodec
+import OspreyDomain
+import OspreyPixels
+import OspreyTesting
+import Testing
+
+/// 16-bit PNGs kept 16-bit when asked (imgproxy's `preserve_hdr`): the samples as libpng reads
+/// them, resampled in floating point, written back as 16-bit PNG; narrowed to 8 bits for every
+/// other format, and by default.
+@Suite("High bit depth")
+struct HighBitDepthTests {
+    let codec = ImageCodec()
+
+    static func options(_ size: PixelSize? = nil) -> DecodingOptions {
+        var options = DecodingOptions(targetSize: size)
+        options.keepsHighBitDepth = true
+        return options
+    }
+
+    static func samples(_ image: Image) -> [UInt16] {
+        image.pixels.withUnsafeBytes { raw in (0..<raw.count / 2).map { raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self) } }
+    }
+
+    @Test(arguments: [("basn0g16.png", PixelFormat.gray16), ("basn2c16.png", .rgb16), ("basn6a16.png", .rgba16), ("basn4a16.png", .rgba16),
+                      ("basi2c16.png", .rgb16)])
+    func sixteenBitFilesKeepTheirSamples(_ name: String, _ format: PixelFormat) throws {
+        let file = try Corpus.file("pngsuite/\(name)")
+        let deep = try codec.decode(.file(path: file.path), options: Self.options())
+        let shallow = try codec.decode(.file(path: file.path), options: DecodingOptions())
+        #expect(deep.pixelFormat == format && shallow.pixelFormat == format.eightBit)
+        #expect(Self.samples(deep).contains { $0 % 257 != 0 }, "values no 8-bit sample widens to: real 16-bit data")
+        // Narrowed, the same image as libpng's own 8-bit scaling gives, within rounding.
+        let narrowed = deep.narrowedToEightBits
+        #expect(zip(narrowed.pixels, shallow.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+
+        // Written as a 16-bit PNG (IHDR's depth byte) and read back unchanged.
+        let png = try codec.encode(deep, options: EncodingOptions(format: .png))
+        #expect(png[24] == 16)
+        #expect(try codec.decode(.data(png), options: Self.options()).pixels == deep.pixels)
+        // Formats that carry 8 bits get the narrowed image.
+        let jpeg = try codec.encode(deep, options: EncodingOptions(format: .jpeg))
+        #expect(try codec.decode(.data(jpeg), options: DecodingOptions()).size == deep.size)
+        #expect(try codec.encode(shallow, options: EncodingOptions(format: .png))[24] == 8)
+    }
+
+    @Test func resizedSixteenBitImagesMatchTheEightBitResize() throws {
+        let file = try Corpus.file("pngsuite/basn6a16.png")
+        let size = PixelSize(width: 20, height: 20)
+        let deep = try codec.decode(.file(path: file.path), options: Self.options(size))
+        let shallow = try codec.decode(.file(path: file.path), options: DecodingOptions(targetSize: size))
+        #expect(deep.pixelFormat == .rgba16 && deep.size == size && shallow.size == size)
+        let difference = zip(deep.narrowedToEightBits.pixels, shallow.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 99
+        #expect(difference <= 3, "\(difference)")
+        // An 8-bit file is 8-bit whatever is asked.
+        #expect(try codec.decode(.file(path: Corpus.file("pngsuite/basn2c08.png").path), options: Self.options(size)).pixelFormat == .rgb8)
+    }
+
+    @Test func widenedAndNarrowedAreInverse() throws {
+        let image = try Image(width: 3, height: 1, pixelFormat: .rgb8, pixels: [0, 1, 2, 127, 128, 129, 253, 254, 255])
+        let wide = PixelConversion.widened(image)
+        #expect(wide.pixelFormat == .rgb16 && Self.samples(wide) == [0, 257, 514, 32_639, 32_896, 33_153, 65_021, 65_278, 65_535])
+        #expect(wide.narrowedToEightBits.pixels == image.pixels)
+        #expect(PixelConversion.converted(wide, to: .rgba8).pixels == [0, 1, 2, 255, 127, 128, 129, 255, 253, 254, 255, 255])
+    }
+}
