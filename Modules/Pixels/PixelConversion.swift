@@ -50,6 +50,23 @@ public enum PixelConversion {
     /// A 16-bit image at 8 bits a sample (``Image/narrowedToEightBits``); others unchanged.
     public static func narrowed(_ image: Image) -> Image { image.narrowedToEightBits }
 
+    /// A 16-bit image as `rgb16` or `rgba16`, gray samples repeated; others unchanged.
+    public static func colour16(_ image: Image) -> Image {
+        guard image.pixelFormat == .gray16 else { return image }
+        var pixels = [UInt8](repeating: 0, count: image.width * image.height * 6)
+        image.pixels.withUnsafeBytes { source in
+            pixels.withUnsafeMutableBytes { target in
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        let value = source.loadUnaligned(fromByteOffset: y * image.bytesPerRow + x * 2, as: UInt16.self)
+                        for c in 0..<3 { target.storeBytes(of: value, toByteOffset: ((y * image.width + x) * 3 + c) * 2, as: UInt16.self) }
+                    }
+                }
+            }
+        }
+        return attaching(image, to: try! Image(width: image.width, height: image.height, pixelFormat: .rgb16, pixels: pixels))
+    }
+
     /// An 8-bit image at 16 bits a sample (each value × 257, so 255 is 65535); others unchanged.
     public static func widened(_ image: Image) -> Image {
         let format: PixelFormat = switch image.pixelFormat {

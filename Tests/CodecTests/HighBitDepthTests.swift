@@ -5,9 +5,9 @@ import OspreyPixels
 import OspreyTesting
 import Testing
 
-/// 16-bit PNGs kept 16-bit when asked (imgproxy's `preserve_hdr`): the samples as libpng reads
-/// them, resampled in floating point, written back as 16-bit PNG; narrowed to 8 bits for every
-/// other format, and by default.
+/// High-bit-depth sources kept 16-bit when asked (imgproxy's `preserve_hdr`): 16-bit PNG as
+/// libpng reads it and 10/12-bit AVIF as libavif converts it, resampled in floating point,
+/// written as 16-bit PNG or 10-bit AVIF; narrowed to 8 bits for every other format, and by default.
 @Suite("High bit depth")
 struct HighBitDepthTests {
     let codec = ImageCodec()
@@ -54,6 +54,32 @@ struct HighBitDepthTests {
         #expect(difference <= 3, "\(difference)")
         // An 8-bit file is 8-bit whatever is asked.
         #expect(try codec.decode(.file(path: Corpus.file("pngsuite/basn2c08.png").path), options: Self.options(size)).pixelFormat == .rgb8)
+    }
+
+    @Test(arguments: ["linku_fox.profile0.10bpc.yuv420.avif", "linku_fox.profile2.12bpc.yuv444.avif"])
+    func tenAndTwelveBitAVIFStaysDeepAndIsWrittenInTenBits(_ name: String) throws {
+        let file = try Corpus.file("avif/\(name)")
+        let size = PixelSize(width: 200, height: 200)
+        let deep = try codec.decode(.file(path: file.path), options: Self.options(size))
+        let shallow = try codec.decode(.file(path: file.path), options: DecodingOptions(targetSize: size))
+        #expect(deep.pixelFormat == .rgb16 && deep.size == shallow.size)
+        #expect(Self.samples(deep).contains { $0 % 257 != 0 })
+        // The 8-bit path box-averages rows before its Lanczos; this one filters them all.
+        let psnr = ReferenceDecoder.psnr(deep.narrowedToEightBits.pixels, shallow.pixels)
+        #expect(psnr >= 35, "\(psnr) dB")
+        // Written again in 10 bits, and read back close to what was written.
+        let avif = try codec.encode(deep, options: EncodingOptions(format: .avif, quality: 0.9))
+        #expect(try codec.info(.data(avif)).bitDepth == 10)
+        let again = try codec.decode(.data(avif), options: Self.options())
+        #expect(again.pixelFormat == .rgb16 && again.size == deep.size)
+        #expect(ReferenceDecoder.psnr(again.narrowedToEightBits.pixels, deep.narrowedToEightBits.pixels) >= 35)
+        // 8 bits unless asked.
+        #expect(try codec.info(.data(try codec.encode(shallow, options: EncodingOptions(format: .avif)))).bitDepth == 8)
+    }
+
+    @Test func anHDRSourceIsStillMappedToEightBits() throws {
+        let file = try Corpus.file("avif/libavif_colors_hdr_p3.avif")
+        #expect(try codec.decode(.file(path: file.path), options: Self.options()).pixelFormat.isHighBitDepth == false)
     }
 
     @Test func widenedAndNarrowedAreInverse() throws {

@@ -32,6 +32,7 @@ public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>?, _ count: Int, format: Im
         : DecodingOptions(targetSize: PixelSize(width: 1 + choice, height: 1 + (choice * 7) % 200), contentMode: choice % 2 == 0 ? .fit : .fill)
     if choice & 0x10 != 0 { options.frames = .all }
     if choice & 0x20 != 0 { options.colorHandling = .preserve }
+    if choice & 0x80 != 0 { options.keepsHighBitDepth = true }
     _ = try? FormatDetector.decodableFormat(data.prefix(64), expecting: format)
     // Half the sized cases also ask for the placeholder's preview (a JPEG's EXIF thumbnail).
     if choice & 0x40 != 0, options.targetSize != nil, let preview = (try? codec.decodePreview(.data(data), options: options)) ?? nil {

@@ -46,6 +46,10 @@ public struct AVIFDecoder: ImageDecoding {
             if options.frames == .all { try limits.checkAnimation(canvas: header.size, frames: header.frameCount) }
             let orientation = header.orientation
             let output = orientation.storedOutputSize(for: header.crop.size, options: options)
+            if options.keepsHighBitDepth, options.frames != .all, header.depth > 8, header.hdr == nil {
+                guard let still = try session.nextFrameSixteen(output: output) else { throw .corrupt(.avif, detail: "no frame") }
+                return ColorManagement.apply(header.profile, to: orientation.applied(to: still), handling: options.colorHandling)
+            }
             var assembler = AnimationAssembler(canvasSize: header.crop.size, outputSize: output)
             while options.frames == .all || assembler.frames.isEmpty, let (frame, milliseconds) = try session.nextFrame(output: output) {
                 try ImageDecodingError.checkCancellation()

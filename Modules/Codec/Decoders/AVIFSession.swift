@@ -118,13 +118,7 @@ struct AVIFSession: ~Copyable {
 
     /// The next frame at `output` (stored orientation, cropped) and its duration, or `nil` at the end.
     func nextFrame(output: PixelSize) throws(ImageDecodingError) -> (Image, Int)? {
-        let status = avifDecoderNextImage(decoder)
-        if status == AVIF_RESULT_NO_IMAGES_REMAINING { return nil }
-        try Self.check(status, decoder)
-        let image = decoder.pointee.image!
-        guard Int(image.pointee.width) == header.size.width, Int(image.pointee.height) == header.size.height else {
-            throw .corrupt(.avif, detail: "the container declares \(header.size) but the frame is \(image.pointee.width)x\(image.pointee.height)")
-        }
+        guard let image = try nextImage() else { return nil }
         let format: PixelFormat = header.hasAlpha ? .rgba8 : .rgb8
         let (width, channels) = (header.crop.size.width, format.bytesPerPixel)
         var sink = Downsampler(sourceSize: header.crop.size, outputSize: output, pixelFormat: format)
@@ -149,6 +143,35 @@ struct AVIFSession: ~Copyable {
             }
         }
         return (sink.finish(), AnimationAssembler.milliseconds(seconds: decoder.pointee.imageTiming.duration))
+    }
+
+    /// The first frame of a 10- or 12-bit file that is not HDR, its samples kept at 16 bits:
+    /// converted whole, then resampled to `output`; `nil` when there is no frame.
+    func nextFrameSixteen(output: PixelSize) throws(ImageDecodingError) -> Image? {
+        guard let image = try nextImage() else { return nil }
+        let format: PixelFormat = header.hasAlpha ? .rgba16 : .rgb16
+        var whole = [UInt8](repeating: 0, count: header.crop.size.byteCount(bytesPerPixel: format.bytesPerPixel))
+        var offset = 0
+        try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, _) in
+            whole.withUnsafeMutableBytes { target in
+                UnsafeRawBufferPointer(samples).copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: target[offset...]))
+            }
+            offset += samples.count * 2
+        }
+        let decoded = try! Image(width: header.crop.size.width, height: header.crop.size.height, pixelFormat: format, pixels: whole)
+        return Resampler.resize(decoded, to: output)
+    }
+
+    /// libavif's next decoded frame, checked to have the container's size; `nil` at the end.
+    private func nextImage() throws(ImageDecodingError) -> UnsafeMutablePointer<avifImage>? {
+        let status = avifDecoderNextImage(decoder)
+        if status == AVIF_RESULT_NO_IMAGES_REMAINING { return nil }
+        try Self.check(status, decoder)
+        let image = decoder.pointee.image!
+        guard Int(image.pointee.width) == header.size.width, Int(image.pointee.height) == header.size.height else {
+            throw .corrupt(.avif, detail: "the container declares \(header.size) but the frame is \(image.pointee.width)x\(image.pointee.height)")
+        }
+        return image
     }
 
     private static let stripRows = 64

@@ -4,14 +4,15 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Encodes AVIF with libavif and aom: 8-bit 4:2:0, alpha kept, a carried profile embedded; an
-/// animated `Image` as an AVIF image sequence, every frame with its duration.
+/// Encodes AVIF with libavif and aom: 4:2:0, 8-bit (10-bit from a 16-bit image), alpha kept, a
+/// carried profile embedded; an animated `Image` as an AVIF image sequence, every frame with its
+/// duration.
 ///
 /// Quality maps to AV1's quantizer as libavif 1.x maps its own quality setting
 /// (`(1 - quality) × 63`), so 0.8 is quantizer 13. The speed is aom's 8 of 0...10: a 640 px
 /// thumbnail encodes in about a tenth of a second on one core (`Docs/BENCHMARKS.md`).
 public struct AVIFEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .avif, animation: animates, alpha: true, lossless: true, quality: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .avif, animation: animates, alpha: true, lossless: true, quality: true, highBitDepth: true)] }
 
     /// aom's speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
@@ -68,9 +69,10 @@ public struct AVIFEncoder: ImageEncoding {
     /// `frame` as libavif's YUV 4:2:0 image, sRGB; with the profile and metadata of `carrier`
     /// (the first frame's image, which holds them) when given.
     private static func avifImage(_ frame: Image, carrying carrier: Image?, options: EncodingOptions) throws(ImageEncodingError) -> UnsafeMutablePointer<avifImage> {
-        let alpha = frame.pixelFormat.hasAlpha
-        let source = PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
-        guard let avif = avifImageCreate(UInt32(source.width), UInt32(source.height), 8, AVIF_PIXEL_FORMAT_YUV420) else {
+        let alpha = frame.pixelFormat.hasAlpha, sixteen = frame.pixelFormat.isHighBitDepth
+        let source = sixteen ? PixelConversion.colour16(frame) : PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
+        // AV1's main profile: 10 bits for a high-bit-depth image, as browsers decode it.
+        guard let avif = avifImageCreate(UInt32(source.width), UInt32(source.height), sixteen ? 10 : 8, AVIF_PIXEL_FORMAT_YUV420) else {
             throw .failed(.avif, detail: "out of memory")
         }
         // sRGB: BT.709 primaries, sRGB transfer, BT.601 matrix, full range (what libavif's RGB conversion assumes).
@@ -80,7 +82,7 @@ public struct AVIFEncoder: ImageEncoding {
         avif.pointee.yuvRange = AVIF_RANGE_FULL
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, avif)
-        rgb.depth = 8
+        rgb.depth = sixteen ? 16 : 8
         rgb.format = alpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
         rgb.rowBytes = UInt32(source.bytesPerRow)
         var pixels = source.pixels

@@ -90,7 +90,7 @@ extension ServerSettings {
             (input) throws(ServerSettingError) in input.service.keepsCopyright = try input.bool()
         },
         ServerSetting("preserve-hdr", imgproxy: ["IMGPROXY_PRESERVE_HDR"], .toggle,
-                      "High-bit-depth sources (16-bit PNG) stay 16-bit in PNG answers unless the URL says ph:0; off, every answer is 8-bit unless it says ph:1.",
+                      "High-bit-depth sources (16-bit PNG, 10/12-bit AVIF) stay so in PNG and AVIF answers unless the URL says ph:0; off, answers are 8-bit unless it says ph:1.",
                       default: { $0.service.preservesHighBitDepth ? "on" : "off" }) {
             (input) throws(ServerSettingError) in input.service.preservesHighBitDepth = try input.bool()
         },
