@@ -6,8 +6,9 @@ import OspreyTesting
 import Testing
 
 /// High-bit-depth sources kept 16-bit when asked (imgproxy's `preserve_hdr`): 16-bit PNG as
-/// libpng reads it and 10/12-bit AVIF as libavif converts it, resampled in floating point,
-/// written as 16-bit PNG or 10-bit AVIF; narrowed to 8 bits for every other format, and by default.
+/// libpng reads it, 10/12-bit AVIF and HEIC and deep JPEG XL as their libraries convert them,
+/// resampled in floating point, written as 16-bit PNG, TIFF and JPEG XL or 10-bit AVIF and HEIC;
+/// narrowed to 8 bits for every other format, and by default.
 @Suite("High bit depth")
 struct HighBitDepthTests {
     let codec = ImageCodec()
@@ -75,6 +76,19 @@ struct HighBitDepthTests {
         #expect(ReferenceDecoder.psnr(again.narrowedToEightBits.pixels, deep.narrowedToEightBits.pixels) >= 35)
         // 8 bits unless asked.
         #expect(try codec.info(.data(try codec.encode(shallow, options: EncodingOptions(format: .avif)))).bitDepth == 8)
+    }
+
+    /// JPEG XL, HEIC and TIFF carry more than 8 bits too: a 16-bit image is written with 16,
+    /// 10 and 16 bits, and JPEG XL and HEIC read back deep.
+    @Test(arguments: [(ImageFormat.jxl, 16, true), (.heic, 10, true), (.tiff, 16, false)])
+    func otherDeepFormats(_ format: ImageFormat, _ bits: Int, _ readsDeep: Bool) throws {
+        let source = try codec.decode(.file(path: Corpus.file("pngsuite/basn2c16.png").path), options: Self.options())
+        let written = try codec.encode(source, options: EncodingOptions(format: format, quality: 0.95))
+        #expect(try codec.info(.data(written)).bitDepth == bits)
+        let again = try codec.decode(.data(written), options: Self.options())
+        #expect(again.size == source.size && again.pixelFormat == (readsDeep ? .rgb16 : .rgb8))
+        #expect(ReferenceDecoder.psnr(again.narrowedToEightBits.pixels, source.narrowedToEightBits.pixels) >= 30)
+        if readsDeep { #expect(Self.samples(again).contains { $0 % 257 != 0 }) }
     }
 
     @Test func anHDRSourceIsStillMappedToEightBits() throws {

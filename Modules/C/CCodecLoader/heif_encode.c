@@ -34,7 +34,7 @@ static int fail(struct heif_error status, const char *what, char *error, size_t 
     return -1;
 }
 
-int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, int channels, int quality,
+int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, int channels, int bits, int quality,
                     const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
                     uint8_t **out, size_t *out_size, char *error, size_t error_capacity) {
     *out = NULL;
@@ -51,14 +51,31 @@ int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride,
     struct heif_error result = heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder);
     if (result.code != heif_error_Ok) { fail(result, "no HEVC encoder", error, error_capacity); goto done; }
     heif_encoder_set_lossy_quality(encoder, quality);
-    result = heif_image_create(width, height, heif_colorspace_RGB,
-                               channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image);
+    // 16-bit samples are written in 10 bits (HEVC Main 10), little-endian in libheif's planes.
+    int deep = bits == 16;
+    enum heif_chroma chroma = channels == 4 ? (deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA)
+                                            : (deep ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB);
+    result = heif_image_create(width, height, heif_colorspace_RGB, chroma, &image);
     if (result.code != heif_error_Ok) { fail(result, "cannot make the image", error, error_capacity); goto done; }
-    result = heif_image_add_plane(image, heif_channel_interleaved, width, height, 8);
+    result = heif_image_add_plane(image, heif_channel_interleaved, width, height, deep ? 10 : 8);
     if (result.code != heif_error_Ok) { fail(result, "cannot make the plane", error, error_capacity); goto done; }
     int plane_stride = 0;
     uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &plane_stride);
-    for (int row = 0; row < height; row++) memcpy(plane + (size_t)row * plane_stride, pixels + (size_t)row * stride, (size_t)width * channels);
+    for (int row = 0; row < height; row++) {
+        const uint8_t *source = pixels + (size_t)row * stride;
+        uint8_t *target = plane + (size_t)row * plane_stride;
+        if (!deep) {
+            memcpy(target, source, (size_t)width * channels);
+            continue;
+        }
+        for (int i = 0; i < width * channels; i++) {
+            uint16_t sample;
+            memcpy(&sample, source + (size_t)i * 2, 2);
+            uint32_t ten = ((uint32_t)sample * 1023 + 32767) / 65535;
+            target[i * 2] = (uint8_t)(ten & 0xFF);
+            target[i * 2 + 1] = (uint8_t)(ten >> 8);
+        }
+    }
     if (icc && icc_size) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
     result = heif_context_encode_image(context, image, encoder, NULL, &handle);
     if (result.code != heif_error_Ok) { fail(result, "cannot encode", error, error_capacity); goto done; }

@@ -7,7 +7,7 @@
 #include <tiffio.h>
 #include <unistd.h>
 
-int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
+int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components, int bits,
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     // Written to a temporary file libtiff seeks in, then read back: libtiff writes by seeking.
     *out = NULL;
@@ -26,7 +26,7 @@ int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int 
     TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
     TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
     TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, components);
-    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, 8);
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, bits);  // 16-bit samples native-endian, as libtiff writes them
     TIFFSetField(t, TIFFTAG_PHOTOMETRIC, components >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(t, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
@@ -38,7 +38,7 @@ int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int 
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
     }
     TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
-    size_t row = (size_t)width * components;
+    size_t row = (size_t)width * components * (size_t)(bits / 8);
     uint8_t *line = malloc(row);
     int failed = line == NULL;
     for (uint32_t y = 0; y < height && !failed; y++) {

@@ -154,7 +154,7 @@ struct AVIFSession: ~Copyable {
         var offset = 0
         try forEachStrip(of: image, depth: 16) { (samples: UnsafeBufferPointer<UInt16>, _) in
             whole.withUnsafeMutableBytes { target in
-                UnsafeRawBufferPointer(samples).copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: target[offset...]))
+                (target.baseAddress! + offset).copyMemory(from: UnsafeRawPointer(samples.baseAddress!), byteCount: samples.count * 2)
             }
             offset += samples.count * 2
         }

@@ -88,8 +88,9 @@ struct HEIFSession: ~Copyable {
                 Int(profile.pointee.matrix_coefficients.rawValue))
     }
 
-    /// Decodes the primary image to 8-bit RGB or RGBA and reduces it to `output`.
-    func decode(output: PixelSize, limits: DecodingLimits) throws(ImageDecodingError) -> Image {
+    /// Decodes the primary image to 8-bit RGB or RGBA and reduces it to `output`; with
+    /// `sixteen` (a file of more than 8 bits that is not HDR), to 16-bit RGB or RGBA.
+    func decode(output: PixelSize, limits: DecodingLimits, sixteen: Bool = false) throws(ImageDecodingError) -> Image {
         // A grid's or an overlay's canvas is declared apart from the size the handle reports and
         // is allocated before anything compares them: a 31 KB overlay asked for 57984×22911, and
         // libheif 1.15 crashed on it. libheif bounds both sides by one figure: past the handle's
@@ -99,11 +100,11 @@ struct HEIFSession: ~Copyable {
         heif_context_set_maximum_image_size_limit(context, Int32(side))
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
-        let hdr = hdr
-        options?.pointee.convert_hdr_to_8bit = hdr == nil ? 1 : 0
+        let hdr = hdr, wide = hdr != nil || sixteen
+        options?.pointee.convert_hdr_to_8bit = wide ? 0 : 1
         var image: OpaquePointer?
         let alpha = hasAlpha
-        let chroma = switch (hdr != nil, alpha) {
+        let chroma = switch (wide, alpha) {
         case (false, false): heif_chroma_interleaved_RGB
         case (false, true): heif_chroma_interleaved_RGBA
         case (true, false): heif_chroma_interleaved_RRGGBB_LE
@@ -120,13 +121,13 @@ struct HEIFSession: ~Copyable {
             throw .corrupt(.heic, detail: "no pixels")
         }
         var sink = Downsampler(sourceSize: decoded, outputSize: output, pixelFormat: alpha ? .rgba8 : .rgb8)
-        guard let hdr else {
+        guard wide else {
             sink.consume(plane, count: decoded.height, stride: Int(stride))
             return sink.finish()
         }
-        // 16-bit little-endian samples of the image's depth, tone-mapped row by row into 8 bits.
+        // 16-bit little-endian samples of the image's depth.
         let channels = alpha ? 4 : 3
-        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        let bits = max(1, min(16, Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))))
         var samples = [UInt16](repeating: 0, count: decoded.byteCount(bytesPerPixel: channels))
         samples.withUnsafeMutableBytes { target in
             for y in 0..<decoded.height {
@@ -134,10 +135,27 @@ struct HEIFSession: ~Copyable {
                 (target.baseAddress! + y * row).copyMemory(from: plane + y * Int(stride), byteCount: row)
             }
         }
+        guard let hdr else {
+            // Kept deep: each sample scaled from its depth to 16 bits, then resampled.
+            let top = UInt32(1 << bits - 1)
+            let pixels = samples.withUnsafeBufferPointer { source in
+                [UInt8](unsafeUninitializedCapacity: source.count * 2) { target, initialized in
+                    let raw = UnsafeMutableRawPointer(target.baseAddress!)
+                    for (index, sample) in source.enumerated() {
+                        raw.storeBytes(of: UInt16((min(UInt32(UInt16(littleEndian: sample)), top) * 65_535 + top / 2) / top),
+                                       toByteOffset: index * 2, as: UInt16.self)
+                    }
+                    initialized = source.count * 2
+                }
+            }
+            let whole = try! Image(width: decoded.width, height: decoded.height, pixelFormat: alpha ? .rgba16 : .rgb16, pixels: pixels)
+            return Resampler.resize(whole, to: output)
+        }
+        // HDR: tone-mapped row by row into 8 bits.
         var mapped = [UInt8](repeating: 0, count: samples.count)
         samples.withUnsafeBufferPointer { source in
             mapped.withUnsafeMutableBufferPointer { target in
-                HDRToneMapping.map(source, channels: channels, bits: max(1, min(16, bits)), transfer: hdr.transfer, primaries: hdr.primaries, into: target)
+                HDRToneMapping.map(source, channels: channels, bits: bits, transfer: hdr.transfer, primaries: hdr.primaries, into: target)
             }
         }
         mapped.withUnsafeBufferPointer { sink.consume($0.baseAddress!, count: decoded.height, stride: decoded.width * channels) }

@@ -112,7 +112,8 @@ struct JXLSession: ~Copyable {
 
     /// The next frame at `output` (as displayed) and its duration in milliseconds, or `nil`
     /// after the last one.
-    mutating func nextFrame(output: PixelSize) throws(ImageDecodingError) -> (Image, Int)? {
+    /// With `sixteen` (a file of more than 8 bits that is not HDR), the samples stay 16-bit.
+    mutating func nextFrame(output: PixelSize, sixteen: Bool = false) throws(ImageDecodingError) -> (Image, Int)? {
         var status = JxlDecoderProcessInput(decoder)
         if status == JXL_DEC_SUCCESS { return nil }
         guard status == JXL_DEC_FRAME else { throw Self.failure(status, expected: "a frame") }
@@ -121,14 +122,22 @@ struct JXLSession: ~Copyable {
         let milliseconds = header.ticksPerSecond > 0 ? AnimationAssembler.milliseconds(seconds: Double(frame.duration) / header.ticksPerSecond) : 0
         let hdr = header.hdr
         let channels = header.isGray && !header.hasAlpha ? 1 : (header.hasAlpha ? 4 : 3)
-        var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: hdr == nil ? JXL_TYPE_UINT8 : JXL_TYPE_UINT16,
+        let wide = hdr != nil || sixteen
+        var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: wide ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                     endianness: JXL_NATIVE_ENDIAN, align: 0)
         status = JxlDecoderProcessInput(decoder)
         guard status == JXL_DEC_NEED_IMAGE_OUT_BUFFER else { throw Self.failure(status, expected: "pixels") }
         var length = 0
         guard JxlDecoderImageOutBufferSize(decoder, &format, &length) == JXL_DEC_SUCCESS,
-              length == header.size.byteCount(bytesPerPixel: channels * (hdr == nil ? 1 : 2)) else {
+              length == header.size.byteCount(bytesPerPixel: channels * (wide ? 2 : 1)) else {
             throw .corrupt(.jxl, detail: "a frame does not match the image's size")
+        }
+        if sixteen && hdr == nil {
+            var samples = [UInt8](repeating: 0, count: length)
+            try decodePixels(into: &samples, format: &format)
+            let deep: PixelFormat = channels == 1 ? .gray16 : (channels == 4 ? .rgba16 : .rgb16)
+            let image = try! Image(width: header.size.width, height: header.size.height, pixelFormat: deep, pixels: samples)
+            return (Resampler.resize(image, to: output), milliseconds)
         }
         let pixelFormat: PixelFormat = channels == 1 ? .gray8 : (channels == 4 ? .rgba8 : .rgb8)
         var sink = Downsampler(sourceSize: header.size, outputSize: output, pixelFormat: pixelFormat)

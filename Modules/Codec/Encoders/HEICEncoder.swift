@@ -4,10 +4,10 @@ import OspreyDomain
 import OspreyPixels
 
 /// Encodes HEIC with libheif's HEVC encoder (x265 in Debian's libheif), as imgproxy writes it:
-/// 8-bit, alpha kept, quality 0…1 as libheif's 0…100; a carried profile, and the metadata the
-/// options keep, embedded. libheif is opened on the first HEIC written.
+/// 8-bit (10-bit from a 16-bit image), alpha kept, quality 0…1 as libheif's 0…100; a carried
+/// profile, and the metadata the options keep, embedded. libheif is opened on the first HEIC written.
 public struct HEICEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .heic, animation: false, alpha: true, lossless: false, quality: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .heic, animation: false, alpha: true, lossless: false, quality: true, highBitDepth: true)] }
 
     /// Creates an encoder.
     public init() {}
@@ -15,7 +15,8 @@ public struct HEICEncoder: ImageEncoding {
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard options.format == .heic else { throw .unsupportedFormat(options.format) }
         let alpha = image.pixelFormat.hasAlpha
-        let source = PixelConversion.converted(image, to: alpha ? .rgba8 : .rgb8)
+        let sixteen = image.pixelFormat.isHighBitDepth
+        let source = sixteen ? PixelConversion.colour16(image) : PixelConversion.converted(image, to: alpha ? .rgba8 : .rgb8)
         let quality = Int32(max(0, min(100, (options.quality * 100).rounded())))
         let icc = [UInt8](image.colorProfile?.data ?? Data())
         let metadata = image.metadata?.kept(by: options.metadata)
@@ -26,7 +27,7 @@ public struct HEICEncoder: ImageEncoding {
                     exif.withUnsafeBufferPointer { exif in
                         xmp.withUnsafeBufferPointer { xmp in
                             osp_heif_encode(pixels.baseAddress, Int32(source.width), Int32(source.height), source.bytesPerRow,
-                                            Int32(source.pixelFormat.bytesPerPixel), quality, icc.baseAddress, icc.count,
+                                            Int32(source.pixelFormat.channels), sixteen ? 16 : 8, quality, icc.baseAddress, icc.count,
                                             exif.baseAddress, exif.count, xmp.baseAddress, xmp.count, out, length, error, capacity)
                         }
                     }

@@ -4,7 +4,8 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Encodes JPEG XL with libjxl: lossy at a quality or lossless, alpha kept, animations with
+/// Encodes JPEG XL with libjxl: lossy at a quality or lossless, alpha kept, 16-bit stills in 16
+/// bits, animations with
 /// their durations and loop count, a carried profile embedded; and a JPEG recompressed
 /// losslessly (``recompress(jpeg:)``), which `djxl` turns back into the same bytes.
 ///
@@ -12,7 +13,7 @@ import OspreyPixels
 /// lossless). The effort is 3 of 1...9 by default: a thumbnail encodes in a few
 /// milliseconds, with files a little larger than at `cjxl`'s default of 7.
 public struct JXLEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true, highBitDepth: true)] }
 
     /// libjxl's effort, 1 (fastest) to 9 (smallest).
     public var effort: Int
@@ -24,17 +25,19 @@ public struct JXLEncoder: ImageEncoding {
         guard options.format == .jxl else { throw .unsupportedFormat(options.format) }
         let frames = image.animation.map { $0.frames.map { ($0.image, Int($0.duration / .milliseconds(1))) } } ?? [(image, 0)]
         let alpha = frames.contains { $0.0.pixelFormat.hasAlpha }
+        // A 16-bit still is written with 16-bit samples (an animation's frames are 8-bit).
+        let sixteen = image.animation == nil && image.pixelFormat.isHighBitDepth
         return try Self.session { encoder throws(ImageEncodingError) in
             var info = JxlBasicInfo()
             JxlEncoderInitBasicInfo(&info)
             info.xsize = UInt32(image.width)
             info.ysize = UInt32(image.height)
-            info.bits_per_sample = 8
+            info.bits_per_sample = sixteen ? 16 : 8
             info.num_color_channels = 3
             info.uses_original_profile = options.lossless ? 1 : 0
             if alpha {
                 info.num_extra_channels = 1
-                info.alpha_bits = 8
+                info.alpha_bits = sixteen ? 16 : 8
             }
             if let animation = image.animation, animation.frames.count > 1 {
                 info.have_animation = 1
@@ -66,9 +69,9 @@ public struct JXLEncoder: ImageEncoding {
                     header.duration = UInt32(max(0, milliseconds))
                     try Self.check(JxlEncoderSetFrameHeader(settings, &header), encoder)
                 }
-                let source = PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
-                var format = JxlPixelFormat(num_channels: alpha ? 4 : 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN,
-                                            align: source.bytesPerRow)
+                let source = sixteen ? PixelConversion.colour16(frame) : PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
+                var format = JxlPixelFormat(num_channels: alpha ? 4 : 3, data_type: sixteen ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+                                            endianness: JXL_NATIVE_ENDIAN, align: source.bytesPerRow)
                 let status = source.pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
                 try Self.check(status, encoder)
             }

@@ -146,8 +146,9 @@ extension ImageService {
         /// When metadata is stripped, its authorship and rights stay unless the URL says
         /// `kcr:0` (on by default, as imgproxy's).
         public var keepsCopyright: Bool
-        /// High-bit-depth sources stay 16-bit in an answer whose format carries it (PNG, AVIF) unless
-        /// the URL says `ph:0` (off by default, as imgproxy's `IMGPROXY_PRESERVE_HDR`).
+        /// High-bit-depth sources stay deep in an answer whose format carries it (PNG, TIFF, JPEG
+        /// XL, AVIF, HEIC) unless the URL says `ph:0` (off by default, as imgproxy's
+        /// `IMGPROXY_PRESERVE_HDR`).
         public var preservesHighBitDepth = false
         /// An SVG source asked in no format is rasterised and answered as any image
         ///; by default it is answered as SVG, sanitised.

@@ -182,9 +182,9 @@ int osp_tiff_read_rgba(osp_tiff *tiff, int page, uint8_t *rgba, char *error, siz
 /// `page`'s CMYK samples as stored into `cmyk` (4 × width × height), strips or tiles.
 int osp_tiff_read_cmyk(osp_tiff *tiff, int page, uint8_t *cmyk, char *error, size_t error_capacity);
 void osp_tiff_close(osp_tiff *tiff);
-/// Encodes 8-bit samples (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA, rows packed) as a Deflate TIFF.
-/// Same conventions as osp_jpeg_encode.
-int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
+/// Encodes 8- or 16-bit samples (`bits`; 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA, rows packed,
+/// 16-bit ones native-endian) as a Deflate TIFF. Same conventions as osp_jpeg_encode.
+int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int components, int bits,
                     uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 void osp_free(void *pointer);
 /// The palette of `rgba` (`width` × `height`, rows packed) by libimagequant: at most
