@@ -6,8 +6,9 @@ import OspreyTesting
 import Testing
 
 /// High-bit-depth sources kept 16-bit when asked (imgproxy's `preserve_hdr`): 16-bit PNG as
-/// libpng reads it, 10/12-bit AVIF and HEIC and deep JPEG XL as their libraries convert them,
-/// resampled in floating point, written as 16-bit PNG, TIFF and JPEG XL or 10-bit AVIF and HEIC;
+/// libpng reads it, 16-bit TIFF as libtiff reads it, 10/12-bit AVIF and HEIC and deep JPEG XL as
+/// their libraries convert them, resampled in floating point, written as 16-bit PNG, TIFF and
+/// JPEG XL or 10-bit AVIF and HEIC;
 /// narrowed to 8 bits for every other format, and by default.
 @Suite("High bit depth")
 struct HighBitDepthTests {
@@ -79,8 +80,8 @@ struct HighBitDepthTests {
     }
 
     /// JPEG XL, HEIC and TIFF carry more than 8 bits too: a 16-bit image is written with 16,
-    /// 10 and 16 bits, and JPEG XL and HEIC read back deep.
-    @Test(arguments: [(ImageFormat.jxl, 16, true), (.heic, 10, true), (.tiff, 16, false)])
+    /// 10 and 16 bits and read back deep.
+    @Test(arguments: [(ImageFormat.jxl, 16, true), (.heic, 10, true), (.tiff, 16, true)])
     func otherDeepFormats(_ format: ImageFormat, _ bits: Int, _ readsDeep: Bool) throws {
         let source = try codec.decode(.file(path: Corpus.file("pngsuite/basn2c16.png").path), options: Self.options())
         let written = try codec.encode(source, options: EncodingOptions(format: format, quality: 0.95))
@@ -89,6 +90,21 @@ struct HighBitDepthTests {
         #expect(again.size == source.size && again.pixelFormat == (readsDeep ? .rgb16 : .rgb8))
         #expect(ReferenceDecoder.psnr(again.narrowedToEightBits.pixels, source.narrowedToEightBits.pixels) >= 30)
         if readsDeep { #expect(Self.samples(again).contains { $0 % 257 != 0 }) }
+    }
+
+    @Test func sixteenBitGrayTIFF() throws {
+        // A 16-bit gray TIFF as Pillow writes it ("I;16", Deflate), read deep and as 8-bit.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tiff16-\(UUID().uuidString).tif")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try ChildProcess.run("/usr/bin/env", ["python3", "-c", """
+            import sys; from PIL import Image
+            im = Image.new("I;16", (40, 30)); im.putdata([(x * 1601 + y * 13) % 65536 for y in range(30) for x in range(40)])
+            im.save(sys.argv[1], compression="tiff_deflate")
+            """, folder.path])
+        #expect(made.status == 0, "\(made.output)")
+        let deep = try codec.decode(.file(path: folder.path), options: Self.options())
+        #expect(deep.pixelFormat == .gray16 && Self.samples(deep)[41] == UInt16((1 * 1601 + 1 * 13) % 65_536))
+        #expect(try codec.decode(.file(path: folder.path), options: DecodingOptions()).pixelFormat.isHighBitDepth == false)
     }
 
     @Test func anHDRSourceIsStillMappedToEightBits() throws {

@@ -123,6 +123,13 @@ int osp_tiff_read_info(osp_tiff *self, int page, osp_tiff_info *info, char *erro
                                           || (extra[0] == EXTRASAMPLE_UNSPECIFIED && samples > (photometric == PHOTOMETRIC_SEPARATED ? 4 : 3)));
     info->is_cmyk = photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && samples == 4 + extra_count
                     && bits == 8 && planar == PLANARCONFIG_CONTIG && extra_count == 0;
+    uint16_t format = SAMPLEFORMAT_UINT;
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLEFORMAT, &format);
+    int colours = photometric == PHOTOMETRIC_RGB ? 3 : photometric == PHOTOMETRIC_MINISBLACK ? 1 : 0;
+    int straight = extra_count == 0 || (extra_count == 1 && extra[0] == EXTRASAMPLE_UNASSALPHA);
+    if (bits == 16 && format == SAMPLEFORMAT_UINT && planar == PLANARCONFIG_CONTIG && colours && straight && samples == colours + extra_count) {
+        info->deep_samples = samples;
+    }
     char message[1024];
     if (!TIFFRGBAImageOK(t, message)) {
         snprintf(error, error_capacity, "%s", message);
@@ -168,20 +175,20 @@ int osp_tiff_read_rgba(osp_tiff *self, int page, uint8_t *rgba, char *error, siz
     return 0;
 }
 
-int osp_tiff_read_cmyk(osp_tiff *self, int page, uint8_t *cmyk, char *error, size_t error_capacity) {
+int osp_tiff_read_samples(osp_tiff *self, int page, uint8_t *out, int pixel_bytes, char *error, size_t error_capacity) {
     TIFF *t = self->tiff;
     if (osp_tiff_select(self, page, error, error_capacity) != 0) return -1;
     uint32_t width = 0, height = 0;
     TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetField(t, TIFFTAG_IMAGELENGTH, &height);
-    size_t row = (size_t)width * 4;
+    size_t row = (size_t)width * (size_t)pixel_bytes;
     if (TIFFIsTiled(t)) {
         uint32_t tw = 0, th = 0;
         TIFFGetField(t, TIFFTAG_TILEWIDTH, &tw);
         TIFFGetField(t, TIFFTAG_TILELENGTH, &th);
         tmsize_t tile_size = TIFFTileSize(t);
-        if (tw == 0 || th == 0 || tile_size < (tmsize_t)((size_t)tw * th * 4)) {
-            snprintf(error, error_capacity, "tiles of %ux%u do not hold CMYK samples", tw, th);
+        if (tw == 0 || th == 0 || tile_size < (tmsize_t)((size_t)tw * th * pixel_bytes)) {
+            snprintf(error, error_capacity, "tiles of %ux%u do not hold the samples", tw, th);
             return -1;
         }
         uint8_t *tile = malloc((size_t)tile_size);
@@ -194,18 +201,20 @@ int osp_tiff_read_cmyk(osp_tiff *self, int page, uint8_t *cmyk, char *error, siz
                     return -1;
                 }
                 uint32_t w = x + tw > width ? width - x : tw, h = y + th > height ? height - y : th;
-                for (uint32_t r = 0; r < h; r++) memcpy(cmyk + (size_t)(y + r) * row + (size_t)x * 4, tile + (size_t)r * tw * 4, (size_t)w * 4);
+                for (uint32_t r = 0; r < h; r++) {
+                    memcpy(out + (size_t)(y + r) * row + (size_t)x * pixel_bytes, tile + (size_t)r * tw * pixel_bytes, (size_t)w * pixel_bytes);
+                }
             }
         }
         free(tile);
         return 0;
     }
     if (TIFFScanlineSize(t) < (tmsize_t)row) {
-        snprintf(error, error_capacity, "rows do not hold CMYK samples");
+        snprintf(error, error_capacity, "rows do not hold the samples");
         return -1;
     }
     for (uint32_t y = 0; y < height; y++) {
-        if (TIFFReadScanline(t, cmyk + (size_t)y * row, y, 0) < 0) {
+        if (TIFFReadScanline(t, out + (size_t)y * row, y, 0) < 0) {
             snprintf(error, error_capacity, "%s", self->message[0] ? self->message : "libtiff cannot read a row");
             return -1;
         }

@@ -3,7 +3,8 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Decodes TIFF with libtiff: strips and tiles, 1 to 16 bits a sample (reduced to 8),
+/// Decodes TIFF with libtiff: strips and tiles, 1 to 16 bits a sample (reduced to 8, or 16-bit
+/// gray, RGB and straight RGBA kept at 16 with ``DecodingOptions/keepsHighBitDepth``),
 /// grey, palette, RGB, YCbCr and CMYK, alpha, its ICC profile, its Orientation tag (EXIF's
 /// values, so `ar:0` keeps it as stored), and pages as the frames of an animation when every
 /// frame is asked for (100 ms each; otherwise the first page). 8-bit CMYK with a profile goes
@@ -54,7 +55,7 @@ public struct TIFFDecoder: ImageDecoding {
         var carried = profile
         if info.is_cmyk != 0 {
             var cmyk = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 4))
-            guard osp_tiff_read_cmyk(tiff, page, &cmyk, &message, message.count) == 0 else { throw Self.corrupt(message) }
+            guard osp_tiff_read_samples(tiff, page, &cmyk, 4, &message, message.count) == 0 else { throw Self.corrupt(message) }
             var rgb = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 3))
             if let profile, let transform = ColorManagement.Transform(cmykProfile: profile.data, inverted: false) {
                 cmyk.withUnsafeBufferPointer { source in
@@ -65,6 +66,8 @@ public struct TIFFDecoder: ImageDecoding {
             }
             image = try Self.image(stored, .rgb8, rgb)
             carried = nil  // CMYK's profile has done its work: the pixels are sRGB now
+        } else if options.keepsHighBitDepth, info.deep_samples > 0 {
+            image = try Self.deepPage(tiff, page: page, size: stored, samples: Int(info.deep_samples))
         } else {
             var rgba = [UInt8](repeating: 0, count: stored.byteCount(bytesPerPixel: 4))
             guard osp_tiff_read_rgba(tiff, page, &rgba, &message, message.count) == 0 else { throw Self.corrupt(message) }
@@ -74,6 +77,20 @@ public struct TIFFDecoder: ImageDecoding {
         let output = orientation.storedOutputSize(for: stored, options: options)
         if output != stored { image = Resampler.resize(image, to: output) }
         return ColorManagement.apply(carried, to: orientation.applied(to: image), handling: options.colorHandling)
+    }
+
+    /// A page of 16-bit samples as they are: gray, RGB or RGBA (gray with alpha made RGBA).
+    private static func deepPage(_ tiff: OpaquePointer, page: Int32, size: PixelSize, samples: Int) throws(ImageDecodingError) -> Image {
+        var message = [CChar](repeating: 0, count: 256)
+        var read = [UInt8](repeating: 0, count: size.byteCount(bytesPerPixel: samples * 2))
+        guard osp_tiff_read_samples(tiff, page, &read, Int32(samples * 2), &message, message.count) == 0 else { throw corrupt(message) }
+        guard samples == 2 else { return try image(size, samples == 1 ? .gray16 : samples == 3 ? .rgb16 : .rgba16, read) }
+        var rgba = [UInt8](repeating: 0, count: size.byteCount(bytesPerPixel: 8))
+        for pixel in 0..<size.area {
+            let (gray, alpha) = (read[pixel * 4..<pixel * 4 + 2], read[pixel * 4 + 2..<pixel * 4 + 4])
+            rgba.replaceSubrange(pixel * 8..<pixel * 8 + 8, with: Array(gray + gray + gray + alpha))
+        }
+        return try image(size, .rgba16, rgba)
     }
 
     /// What decoding holds: every page asked for at full size (libtiff reads pages whole), the

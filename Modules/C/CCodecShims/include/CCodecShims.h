@@ -166,7 +166,9 @@ typedef struct {
     uint16_t orientation;   // TIFF's Orientation tag, EXIF's values
     uint16_t bits;          // bits per sample
     int has_alpha;
-    int is_cmyk;            // 8-bit CMYK, interleaved: read with osp_tiff_read_cmyk
+    int is_cmyk;            // 8-bit CMYK, interleaved: read with osp_tiff_read_samples (4 bytes a pixel)
+    int deep_samples;       // 16-bit unsigned gray, gray + straight alpha, RGB or RGBA, interleaved:
+                            // its samples a pixel (1…4), read with osp_tiff_read_samples; else 0
     const void *icc;        // the ICC profile, owned by the handle; NULL for none
     uint32_t icc_length;
     uint64_t chunk_bytes;   // the buffer one decoded strip or tile takes, within the page's bound
@@ -179,8 +181,9 @@ int osp_tiff_page_count(osp_tiff *tiff);
 int osp_tiff_read_info(osp_tiff *tiff, int page, osp_tiff_info *info, char *error, size_t error_capacity);
 /// `page`'s pixels, rows as stored, as 8-bit premultiplied RGBA into `rgba` (4 × width × height).
 int osp_tiff_read_rgba(osp_tiff *tiff, int page, uint8_t *rgba, char *error, size_t error_capacity);
-/// `page`'s CMYK samples as stored into `cmyk` (4 × width × height), strips or tiles.
-int osp_tiff_read_cmyk(osp_tiff *tiff, int page, uint8_t *cmyk, char *error, size_t error_capacity);
+/// `page`'s interleaved samples as stored (`pixel_bytes` a pixel, rows packed, 16-bit ones in
+/// native byte order) into `out` (pixel_bytes × width × height), strips or tiles.
+int osp_tiff_read_samples(osp_tiff *tiff, int page, uint8_t *out, int pixel_bytes, char *error, size_t error_capacity);
 void osp_tiff_close(osp_tiff *tiff);
 /// Encodes 8- or 16-bit samples (`bits`; 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA, rows packed,
 /// 16-bit ones native-endian) as a Deflate TIFF. Same conventions as osp_jpeg_encode.
