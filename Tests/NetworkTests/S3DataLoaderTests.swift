@@ -64,6 +64,7 @@ struct S3DataLoaderTests {
         }
         #expect(try endpoints.hits()["s3 redirected"] == 2, "the first GET and the HEAD that names the region; then none")
         #expect(try endpoints.hits()["s3 answered"] == 2)
+        #expect(try endpoints.hits()["s3 heads"] == 1, "the region asked with a HEAD, not a GET of the bucket")
 
         let aws = try S3DataLoader.Store.aws(region: "us-east-1", credentials: credentials)
         let location = try S3Location(URL(string: "s3://photos/a.jpg")!)

@@ -19,7 +19,7 @@ loopback, strict.
 
 Every answer gives the credentials of the state file (JSON: access_key_id, secret_access_key,
 session_token, expiration), read again at each request so a test can rotate them. GET
-/__hits answers the count of credential answers given, by endpoint.
+/__hits answers the count of credential answers given, by endpoint (and of S3 HEADs).
 
 usage: aws_endpoint_fakes.py PORT STATE_FILE
 """
@@ -29,7 +29,7 @@ from http.server import ThreadingHTTPServer
 from strict_http import StrictHandler
 
 port, state_file = int(sys.argv[1]), sys.argv[2]
-tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "sso": 0, "s3 redirected": 0, "s3 answered": 0}
+tokens, hits = set(), {"imds": 0, "ecs": 0, "sts": 0, "sso": 0, "s3 redirected": 0, "s3 answered": 0, "s3 heads": 0}
 
 
 def state():
@@ -72,6 +72,7 @@ class Handler(StrictHandler):
 
     def do_HEAD(self):
         if self.path.startswith("/regional/"):
+            hits["s3 heads"] += 1
             return self.regional()
         self.answer(404, "")
 

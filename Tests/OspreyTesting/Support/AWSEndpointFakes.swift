@@ -50,7 +50,7 @@ public final class AWSEndpointFakes: @unchecked Sendable {
     /// Changes what the endpoints hand out from the next request on.
     public func set(_ state: State) throws { try JSONEncoder().encode(state).write(to: stateFile, options: .atomic) }
 
-    /// Answers given so far: `imds`, `ecs`, `sts`, `s3 redirected`, `s3 answered`.
+    /// Answers given so far: `imds`, `ecs`, `sts`, `s3 redirected`, `s3 answered`, `s3 heads`.
     public func hits() throws -> [String: Int] {
         try JSONDecoder().decode([String: Int].self, from: try CurlGet.run(url + "/__hits").body)
     }

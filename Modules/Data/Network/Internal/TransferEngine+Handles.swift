@@ -85,8 +85,9 @@ extension TransferEngine {
         if let connectTo = transfer.route?.connectTo { transfer.connectList = curl_slist_append(nil, connectTo) }
         osp_curl_setopt_pointer(easy, CURLOPT_CONNECT_TO, transfer.connectList.map { UnsafeMutableRawPointer($0) })
         // Method and body set every time too: GET unless a service call says otherwise.
-        osp_curl_setopt_long(easy, CURLOPT_NOBODY, transfer.method == "HEAD" ? 1 : 0)
+        // HTTPGET first: setting it clears NOBODY, which would send a HEAD as a GET.
         osp_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        osp_curl_setopt_long(easy, CURLOPT_NOBODY, transfer.method == "HEAD" ? 1 : 0)
         if let payload = transfer.payload {
             osp_curl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count))
             if payload.isEmpty {
