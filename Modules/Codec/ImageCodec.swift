@@ -177,6 +177,6 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard let encoder = encoders[options.format] else { throw .unsupportedFormat(options.format) }
         let keepsDepth = encoder.capabilities(for: options.format)?.highBitDepth ?? false
-        return try encoder.encode(keepsDepth ? image : PixelConversion.narrowed(image), options: options)
+        return try encoder.encode(keepsDepth ? image : image.narrowedToEightBits, options: options)
     }
 }

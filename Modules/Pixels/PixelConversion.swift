@@ -12,7 +12,7 @@ public enum PixelConversion {
     public static func converted(_ image: Image, to format: PixelFormat, background: UInt8 = 255) -> Image {
         if image.pixelFormat == format && image.bytesPerRow == image.width * format.bytesPerPixel { return image }
         if format.isHighBitDepth { return widened(converted(image, to: format.eightBit, background: background)) }
-        let src = unpremultiplied(narrowed(image))
+        let src = unpremultiplied(image.narrowedToEightBits)
         let inBpp = src.pixelFormat.bytesPerPixel, outBpp = format.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: image.width * image.height * outBpp)
         src.pixels.withUnsafeBufferPointer { s in
@@ -46,9 +46,6 @@ public enum PixelConversion {
         let result = try! Image(width: image.width, height: image.height, pixelFormat: format == .rgba8Premultiplied ? .rgba8 : format, pixels: pixels)
         return format == .rgba8Premultiplied ? premultiplied(result) : result
     }
-
-    /// A 16-bit image at 8 bits a sample (``Image/narrowedToEightBits``); others unchanged.
-    public static func narrowed(_ image: Image) -> Image { image.narrowedToEightBits }
 
     /// A 16-bit image as `rgb16` or `rgba16`, gray samples repeated; others unchanged.
     public static func colour16(_ image: Image) -> Image {
