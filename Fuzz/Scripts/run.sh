@@ -19,7 +19,7 @@ seeds() {
     case $1 in
         FuzzFormat) echo "$corpus/jpeg $corpus/pngsuite $corpus/webp" ;;
         FuzzJPEG) echo "$corpus/jpeg $corpus/exif-orientation $work/thumbnail-seeds" ;;
-        FuzzPNG) echo "$corpus/pngsuite" ;;
+        FuzzPNG) echo "$corpus/pngsuite $work/png-seeds" ;;
         FuzzWebP) echo "$corpus/webp" ;;
         FuzzGIF) echo "$corpus/gif" ;;
         FuzzAPNG) echo "$corpus/apng" ;;
@@ -48,6 +48,21 @@ if [ -z "$(ls -A "$work/jxl-seeds")" ]; then
     cjxl "$corpus/pngsuite/basn0g16.png" "$work/jxl-seeds/gray16.jxl" -d 0 -e 1 >/dev/null 2>&1 || true
     cjxl "$corpus/gif/linku_star.gif" "$work/jxl-seeds/animated.jxl" -e 1 >/dev/null 2>&1 || true
     cjxl "$corpus/jpeg/libjpeg-turbo/testorig.jpg" "$work/jxl-seeds/jpeg.jxl" >/dev/null 2>&1 || true
+fi
+
+# PNG seeds with a cICP chunk telling PQ and HLG (PNG's third edition), 16- and 8-bit, put
+# after the IHDR of small corpus images.
+mkdir -p "$work/png-seeds"
+if [ -z "$(ls -A "$work/png-seeds")" ]; then
+python3 - "$corpus/pngsuite" "$work/png-seeds" <<'PY'
+import os, struct, sys, zlib
+src, out = sys.argv[1:3]
+for name, transfer in (("basn2c16.png", 16), ("basn2c08.png", 18), ("basn6a16.png", 16)):
+    data = open(os.path.join(src, name), "rb").read()
+    body = b"cICP" + bytes([9, transfer, 0, 1])
+    chunk = struct.pack(">I", 4) + body + struct.pack(">I", zlib.crc32(body))
+    open(os.path.join(out, f"cicp-{transfer}-{name}"), "wb").write(data[:33] + chunk + data[33:])
+PY
 fi
 
 # TIFF seeds written by libvips from small corpus images: strips, 16-bit tiles, CMYK with a

@@ -173,10 +173,11 @@ public struct ImageCodec: ImageDecoding, ImageEncoding {
         return image.cost + fixed
     }
 
-    /// A 16-bit image is narrowed to 8 bits for a format whose encoder writes no more.
+    /// A 16-bit image is narrowed to 8 bits for a format whose encoder writes no more, and an
+    /// HDR one tone-mapped for a format that cannot state its code points.
     public func encode(_ image: Image, options: EncodingOptions) throws(ImageEncodingError) -> Data {
         guard let encoder = encoders[options.format] else { throw .unsupportedFormat(options.format) }
-        let keepsDepth = encoder.capabilities(for: options.format)?.highBitDepth ?? false
+        let keepsDepth = encoder.capabilities(for: options.format)?.keepsDepth(of: image) ?? false
         return try encoder.encode(keepsDepth ? image : image.narrowedToEightBits, options: options)
     }
 }

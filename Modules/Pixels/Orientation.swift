@@ -95,6 +95,8 @@ public enum Orientation: Int, Hashable, Sendable, CaseIterable {
                 }
             }
         }
-        return try! Image(width: out.width, height: out.height, pixelFormat: image.pixelFormat, pixels: pixels)
+        var turned = try! Image(width: out.width, height: out.height, pixelFormat: image.pixelFormat, pixels: pixels)
+        turned.carryColorAndMetadata(from: image)
+        return turned
     }
 }

@@ -87,11 +87,10 @@ public enum PixelConversion {
         return attaching(image, to: try! Image(width: image.width, height: image.height, pixelFormat: format, pixels: pixels))
     }
 
-    /// `converted` with `image`'s profile and metadata (a still's: 16-bit images animate not).
+    /// `converted` with `image`'s colour and metadata (a still's: 16-bit images animate not).
     private static func attaching(_ image: Image, to converted: Image) -> Image {
         var converted = converted
-        converted.colorProfile = image.colorProfile
-        converted.metadata = image.metadata
+        converted.carryColorAndMetadata(from: image)
         return converted
     }
 

@@ -107,11 +107,6 @@ struct HighBitDepthTests {
         #expect(try codec.decode(.file(path: folder.path), options: DecodingOptions()).pixelFormat.isHighBitDepth == false)
     }
 
-    @Test func anHDRSourceIsStillMappedToEightBits() throws {
-        let file = try Corpus.file("avif/libavif_colors_hdr_p3.avif")
-        #expect(try codec.decode(.file(path: file.path), options: Self.options()).pixelFormat.isHighBitDepth == false)
-    }
-
     @Test func widenedAndNarrowedAreInverse() throws {
         let image = try Image(width: 3, height: 1, pixelFormat: .rgb8, pixels: [0, 1, 2, 127, 128, 129, 253, 254, 255])
         let wide = PixelConversion.widened(image)

@@ -1,5 +1,6 @@
 import Foundation
 import OspreyCodec
+import OspreyDomain
 import OspreyServer
 import OspreyTesting
 import Testing
@@ -33,5 +34,26 @@ struct PreserveHighBitDepthTests {
             #expect(answers[4].status == 200 && answers[4].body.starts(with: [0xFF, 0xD8]), "JPEG carries 8 bits")
             #expect(try ImageCodec().info(.data(answers[5].body)).bitDepth == 10, "AVIF carries 10")
         }
+    }
+
+    @Test func anHDRSourceKeepsItsSignalWhereTheAnswerCanSayIt() async throws {
+        let server = try ServerUnderTest { service in service.trustedSignatures = ["x"] }
+        defer { server.stop() }
+        server.origin.serve("pq.avif", try Data(contentsOf: Corpus.file("avif/libavif_colors_hdr_p3.avif")), contentType: "image/avif")
+        let source = server.source("pq.avif")
+        let answers = try await server.fetch([
+            "/x/rs:fit:64:64/ph:1/plain/\(source)@avif", "/x/rs:fit:64:64/ph:1/plain/\(source)@png", "/x/rs:fit:64:64/plain/\(source)@avif",
+            "/x/rs:fit:64:64/ph:1/plain/\(source)@jpg", "/x/rs:fit:64:64/plain/\(source)@jpg",
+        ])
+        let codec = ImageCodec()
+        let kept = try codec.info(.data(answers[0].body))
+        #expect(kept.bitDepth == 10 && kept.colorProfile?.contains("CICP 12/16") == true, "\(kept)")
+        #expect(Self.depth(answers[1]) == 16 && answers[1].body.range(of: Data("cICP".utf8) + Data([12, 16, 0, 1])) != nil)
+        let mapped = try codec.info(.data(answers[2].body))
+        #expect(mapped.bitDepth == 8 && mapped.colorProfile?.contains("HDR") != true, "\(mapped)")
+        // JPEG carries 8 bits: tone-mapped, as without `ph`.
+        let withPH = try codec.decode(.data(answers[3].body), options: DecodingOptions())
+        let without = try codec.decode(.data(answers[4].body), options: DecodingOptions())
+        #expect(ReferenceDecoder.psnr(withPH.pixels, without.pixels) >= 35)
     }
 }

@@ -35,7 +35,7 @@ static int fail(struct heif_error status, const char *what, char *error, size_t 
 }
 
 int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, int channels, int bits, int quality,
-                    const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                    const uint8_t *icc, size_t icc_size, int primaries, int transfer, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
                     uint8_t **out, size_t *out_size, char *error, size_t error_capacity) {
     *out = NULL;
     *out_size = 0;
@@ -48,6 +48,8 @@ int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride,
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     struct heif_image_handle *handle = NULL;
+    struct heif_color_profile_nclx *nclx = NULL;
+    struct heif_encoding_options *options = NULL;
     struct heif_error result = heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder);
     if (result.code != heif_error_Ok) { fail(result, "no HEVC encoder", error, error_capacity); goto done; }
     heif_encoder_set_lossy_quality(encoder, quality);
@@ -77,7 +79,23 @@ int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride,
         }
     }
     if (icc && icc_size) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
-    result = heif_context_encode_image(context, image, encoder, NULL, &handle);
+    if (transfer > 0) {
+        // An HDR signal's code points, with BT.2020's matrix beside its primaries (the encoder
+        // converts to YUV by them), on the image and in the options as libheif 1.15 reads both.
+        nclx = heif_nclx_color_profile_alloc();
+        options = heif_encoding_options_alloc();
+        if (!nclx || !options) { snprintf(error, error_capacity, "out of memory"); goto done; }
+        nclx->color_primaries = (enum heif_color_primaries)primaries;
+        nclx->transfer_characteristics = (enum heif_transfer_characteristics)transfer;
+        nclx->matrix_coefficients = primaries == 9 ? heif_matrix_coefficients_ITU_R_BT_2020_2_non_constant_luminance
+                                                   : heif_matrix_coefficients_ITU_R_BT_601_6;
+        nclx->full_range_flag = 1;
+        options->output_nclx_profile = nclx;
+        options->macOS_compatibility_workaround_no_nclx_profile = 0;
+        result = heif_image_set_nclx_color_profile(image, nclx);
+        if (result.code != heif_error_Ok) { fail(result, "cannot state the colour", error, error_capacity); goto done; }
+    }
+    result = heif_context_encode_image(context, image, encoder, options, &handle);
     if (result.code != heif_error_Ok) { fail(result, "cannot encode", error, error_capacity); goto done; }
     if (exif && exif_size) heif_context_add_exif_metadata(context, handle, exif, (int)exif_size);
     if (xmp && xmp_size) heif_context_add_XMP_metadata(context, handle, xmp, (int)xmp_size);
@@ -93,6 +111,8 @@ int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride,
     *out_size = written.size;
     status = 0;
 done:
+    if (options) heif_encoding_options_free(options);
+    if (nclx) heif_nclx_color_profile_free(nclx);
     if (handle) heif_image_handle_release(handle);
     if (image) heif_image_release(image);
     if (encoder) heif_encoder_release(encoder);

@@ -35,6 +35,11 @@ static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
     V(heif_image_handle_release, (const struct heif_image_handle *h), (h))                               \
     V(heif_image_release, (const struct heif_image *i), (i))                                             \
     V(heif_nclx_color_profile_free, (struct heif_color_profile_nclx * p), (p))                           \
+    F(struct heif_color_profile_nclx *, heif_nclx_color_profile_alloc, (void), ())                       \
+    F(struct heif_error, heif_image_set_nclx_color_profile,                                              \
+      (struct heif_image * i, const struct heif_color_profile_nclx *p), (i, p))                          \
+    F(struct heif_encoding_options *, heif_encoding_options_alloc, (void), ())                           \
+    V(heif_encoding_options_free, (struct heif_encoding_options * o), (o))                               \
     F(struct heif_error, heif_context_get_encoder_for_format,                                            \
       (struct heif_context * c, enum heif_compression_format f, struct heif_encoder **e), (c, f, e))     \
     F(struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder * e, int q), (e, q))       \

@@ -1,5 +1,6 @@
 import CLCMS
 import Foundation
+import OspreyDomain
 
 /// An ICC profile for colour described by code points (CICP: H.273's primaries and transfer),
 /// as AVIF and HEIF `nclx` boxes and AV1 sequence headers give it, so that such colour goes
@@ -47,23 +48,8 @@ enum CICPProfile {
         primaries == 11 ? (0.314, 0.351) : (0.3127, 0.3290)
     }
 
-    /// BT.709's (and sRGB's) primaries: red, green, blue as x, y.
-    static let bt709 = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
-
-    /// The x, y of red, green and blue for H.273 primaries `code`, or `nil` for ones not listed.
-    static func primaries(_ code: Int) -> [(Double, Double)]? {
-        switch code {
-        case 1, 2: bt709
-        case 5: [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)]
-        case 6, 7: [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]
-        case 9: [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
-        case 11, 12: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
-        default: nil
-        }
-    }
-
     private static func chromaticities(_ primaries: Int) -> cmsCIExyYTRIPLE? {
-        guard let xy = Self.primaries(primaries) else { return nil }
+        guard let xy = ColorCodePoints.chromaticities(primaries) else { return nil }
         return cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0].0, y: xy[0].1, Y: 1), Green: cmsCIExyY(x: xy[1].0, y: xy[1].1, Y: 1),
                                Blue: cmsCIExyY(x: xy[2].0, y: xy[2].1, Y: 1))
     }

@@ -46,7 +46,7 @@ public struct AVIFDecoder: ImageDecoding {
             if options.frames == .all { try limits.checkAnimation(canvas: header.size, frames: header.frameCount) }
             let orientation = header.orientation
             let output = orientation.storedOutputSize(for: header.crop.size, options: options)
-            if options.keepsHighBitDepth, options.frames != .all, header.depth > 8, header.hdr == nil {
+            if options.keepsHighBitDepth, options.frames != .all || header.frameCount == 1, header.depth > 8 {
                 guard let still = try session.nextFrameSixteen(output: output) else { throw .corrupt(.avif, detail: "no frame") }
                 return ColorManagement.apply(header.profile, to: orientation.applied(to: still), handling: options.colorHandling)
             }

@@ -19,6 +19,12 @@ struct AVIFSession: ~Copyable {
         var cicp: String
         /// PQ or HLG samples, mapped to SDR by ``HDRToneMapping`` rather than by a profile.
         var hdr: (transfer: HDRToneMapping.Transfer, primaries: [(Double, Double)])?
+        /// H.273's colour primaries, as the file states them.
+        var primaries: UInt16
+        /// The code points of PQ or HLG samples, for an image that keeps them.
+        var hdrCodePoints: ColorCodePoints? {
+            hdr.map { ColorCodePoints(primaries: Int(primaries), transfer: $0.transfer.rawValue) }
+        }
     }
 
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -81,7 +87,7 @@ struct AVIFSession: ~Copyable {
         let mirror: Int? = image.transformFlags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.imir.mode) : nil
         var profile: ColorProfile?
         let hdr = HDRToneMapping.transfer(cicp: Int(image.transferCharacteristics)).map {
-            (transfer: $0, primaries: CICPProfile.primaries(Int(image.colorPrimaries)) ?? CICPProfile.bt709)
+            (transfer: $0, primaries: ColorCodePoints.chromaticities(Int(image.colorPrimaries)) ?? ColorCodePoints.bt709)
         }
         if hdr != nil {
             profile = nil  // the tone mapping converts to sRGB itself
@@ -95,7 +101,7 @@ struct AVIFSession: ~Copyable {
         return Header(size: size, crop: crop, orientation: Orientation(irotAngle: angle, imirMode: mirror), depth: Int(image.depth),
                       hasAlpha: decoder.pointee.alphaPresent != 0, frameCount: max(1, Int(decoder.pointee.imageCount)), profile: profile,
                       cicp: CICPProfile.describe(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics),
-                                                 matrix: Int(image.matrixCoefficients)), hdr: hdr)
+                                                 matrix: Int(image.matrixCoefficients)), hdr: hdr, primaries: image.colorPrimaries)
     }
 
     /// The clean aperture of a `clap` box libavif finds off the pixel grid (an offset of half a
@@ -145,8 +151,9 @@ struct AVIFSession: ~Copyable {
         return (sink.finish(), AnimationAssembler.milliseconds(seconds: decoder.pointee.imageTiming.duration))
     }
 
-    /// The first frame of a 10- or 12-bit file that is not HDR, its samples kept at 16 bits:
-    /// converted whole, then resampled to `output`; `nil` when there is no frame.
+    /// The first frame of a 10- or 12-bit file, its samples kept at 16 bits (an HDR signal as
+    /// it is, with its code points): converted whole, then resampled to `output`; `nil` when
+    /// there is no frame.
     func nextFrameSixteen(output: PixelSize) throws(ImageDecodingError) -> Image? {
         guard let image = try nextImage() else { return nil }
         let format: PixelFormat = header.hasAlpha ? .rgba16 : .rgb16
@@ -159,7 +166,9 @@ struct AVIFSession: ~Copyable {
             offset += samples.count * 2
         }
         let decoded = try! Image(width: header.crop.size.width, height: header.crop.size.height, pixelFormat: format, pixels: whole)
-        return Resampler.resize(decoded, to: output)
+        var resized = Resampler.resize(decoded, to: output)
+        resized.colorCodePoints = header.hdrCodePoints
+        return resized
     }
 
     /// libavif's next decoded frame, checked to have the container's size; `nil` at the end.

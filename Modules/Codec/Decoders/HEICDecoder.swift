@@ -31,7 +31,7 @@ public struct HEICDecoder: ImageDecoding {
         return try HEIFSession.with(try InputReader.allBytes(of: input)) { session throws(ImageDecodingError) in
             let size = session.size
             try limits.check(width: size.width, height: size.height)
-            let sixteen = options.keepsHighBitDepth && session.bitDepth > 8 && session.hdr == nil
+            let sixteen = options.keepsHighBitDepth && session.bitDepth > 8
             let image = try session.decode(output: options.outputSize(for: size), limits: limits, sixteen: sixteen)
             return ColorManagement.apply(session.profile, to: image, handling: options.colorHandling)
         }

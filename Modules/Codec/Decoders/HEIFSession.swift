@@ -70,7 +70,13 @@ struct HEIFSession: ~Copyable {
     var hdr: (transfer: HDRToneMapping.Transfer, primaries: [(Double, Double)])? {
         guard heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_nclx || profileIsAbsent,
               let nclx, let transfer = HDRToneMapping.transfer(cicp: nclx.transfer) else { return nil }
-        return (transfer, CICPProfile.primaries(nclx.primaries) ?? CICPProfile.bt709)
+        return (transfer, ColorCodePoints.chromaticities(nclx.primaries) ?? ColorCodePoints.bt709)
+    }
+
+    /// The code points of PQ or HLG colour, for an image that keeps the signal.
+    private var hdrCodePoints: ColorCodePoints? {
+        guard let hdr, let nclx else { return nil }
+        return ColorCodePoints(primaries: nclx.primaries, transfer: hdr.transfer.rawValue)
     }
 
     private var profileIsAbsent: Bool { heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_not_present }
@@ -89,7 +95,7 @@ struct HEIFSession: ~Copyable {
     }
 
     /// Decodes the primary image to 8-bit RGB or RGBA and reduces it to `output`; with
-    /// `sixteen` (a file of more than 8 bits that is not HDR), to 16-bit RGB or RGBA.
+    /// `sixteen` (a file of more than 8 bits), to 16-bit RGB or RGBA, an HDR signal as it is.
     func decode(output: PixelSize, limits: DecodingLimits, sixteen: Bool = false) throws(ImageDecodingError) -> Image {
         // A grid's or an overlay's canvas is declared apart from the size the handle reports and
         // is allocated before anything compares them: a 31 KB overlay asked for 57984×22911, and
@@ -135,7 +141,7 @@ struct HEIFSession: ~Copyable {
                 (target.baseAddress! + y * row).copyMemory(from: plane + y * Int(stride), byteCount: row)
             }
         }
-        guard let hdr else {
+        guard let hdr, !sixteen else {
             // Kept deep: each sample scaled from its depth to 16 bits, then resampled.
             let top = UInt32(1 << bits - 1)
             let pixels = samples.withUnsafeBufferPointer { source in
@@ -149,7 +155,9 @@ struct HEIFSession: ~Copyable {
                 }
             }
             let whole = try! Image(width: decoded.width, height: decoded.height, pixelFormat: alpha ? .rgba16 : .rgb16, pixels: pixels)
-            return Resampler.resize(whole, to: output)
+            var resized = Resampler.resize(whole, to: output)
+            resized.colorCodePoints = hdrCodePoints
+            return resized
         }
         // HDR: tone-mapped row by row into 8 bits.
         var mapped = [UInt8](repeating: 0, count: samples.count)

@@ -26,7 +26,7 @@ public struct JXLDecoder: ImageDecoding {
         let image = try JXLSession.with(try InputReader.allBytes(of: input), limits: limits) { session throws(ImageDecodingError) in
             let header = session.header
             let output = options.outputSize(for: header.size)
-            if options.keepsHighBitDepth, !header.isAnimated, header.bitDepth > 8, header.hdr == nil {
+            if options.keepsHighBitDepth, !header.isAnimated, header.bitDepth > 8, header.hdr == nil || header.hdrCodePoints != nil {
                 guard let (still, _) = try session.nextFrame(output: output, sixteen: true) else { throw .corrupt(.jxl, detail: "no frame") }
                 return ColorManagement.apply(header.profile, to: still, handling: options.colorHandling)
             }

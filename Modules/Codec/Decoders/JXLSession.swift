@@ -21,6 +21,8 @@ struct JXLSession: ~Copyable {
         var profile: ColorProfile?
         /// PQ or HLG samples, mapped to SDR by ``HDRToneMapping`` rather than by a profile.
         var hdr: (transfer: HDRToneMapping.Transfer, primaries: [(Double, Double)])?
+        /// The code points of PQ or HLG samples with named primaries, which an image can keep.
+        var hdrCodePoints: ColorCodePoints?
         var colorDescription: String?
     }
 
@@ -71,13 +73,14 @@ struct JXLSession: ~Copyable {
             orientation: Int(info.orientation.rawValue), bitDepth: Int(info.bits_per_sample), hasAlpha: info.alpha_bits > 0,
             isGray: info.num_color_channels == 1, isAnimated: info.have_animation != 0, loopCount: Int(info.animation.num_loops),
             ticksPerSecond: info.animation.tps_denominator > 0 ? Double(info.animation.tps_numerator) / Double(info.animation.tps_denominator) : 0,
-            profile: nil, hdr: nil, colorDescription: nil)
+            profile: nil, hdr: nil, hdrCodePoints: nil, colorDescription: nil)
         try expect(JXL_DEC_COLOR_ENCODING, decoder)
         var original = JxlColorEncoding()
         let described = JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &original) == JXL_DEC_SUCCESS
         if described, let transfer = HDRToneMapping.Transfer(rawValue: Int(original.transfer_function.rawValue)), !header.isGray {
             // HDR samples come out in their own space, to be tone-mapped rather than clipped.
             header.hdr = (transfer, primaries(of: original))
+            header.hdrCodePoints = codePoint(of: original).map { ColorCodePoints(primaries: $0, transfer: transfer.rawValue) }
             header.colorDescription = "HDR \(transfer.name)"
             return header
         }
@@ -106,13 +109,22 @@ struct JXLSession: ~Copyable {
     /// libjxl's named primaries share H.273's code points (sRGB 1, BT.2100 9, P3 11); custom
     /// ones come as x, y.
     private static func primaries(of encoding: JxlColorEncoding) -> [(Double, Double)] {
-        if encoding.primaries != JXL_PRIMARIES_CUSTOM, let named = CICPProfile.primaries(Int(encoding.primaries.rawValue)) { return named }
+        if encoding.primaries != JXL_PRIMARIES_CUSTOM, let named = ColorCodePoints.chromaticities(Int(encoding.primaries.rawValue)) { return named }
         return [encoding.primaries_red_xy, encoding.primaries_green_xy, encoding.primaries_blue_xy].map { ($0.0, $0.1) }
+    }
+
+    /// H.273's primaries for libjxl's named ones (P3 is 11 with DCI's white, 12 with D65's), or
+    /// `nil` for custom ones.
+    private static func codePoint(of encoding: JxlColorEncoding) -> Int? {
+        guard encoding.primaries != JXL_PRIMARIES_CUSTOM, encoding.white_point != JXL_WHITE_POINT_CUSTOM else { return nil }
+        guard encoding.primaries == JXL_PRIMARIES_P3 else { return Int(encoding.primaries.rawValue) }
+        return encoding.white_point == JXL_WHITE_POINT_DCI ? 11 : 12
     }
 
     /// The next frame at `output` (as displayed) and its duration in milliseconds, or `nil`
     /// after the last one.
-    /// With `sixteen` (a file of more than 8 bits that is not HDR), the samples stay 16-bit.
+    /// With `sixteen` (a file of more than 8 bits, HDR only with ``Header/hdrCodePoints``), the
+    /// samples stay 16-bit, an HDR signal as it is.
     mutating func nextFrame(output: PixelSize, sixteen: Bool = false) throws(ImageDecodingError) -> (Image, Int)? {
         var status = JxlDecoderProcessInput(decoder)
         if status == JXL_DEC_SUCCESS { return nil }
@@ -132,12 +144,14 @@ struct JXLSession: ~Copyable {
               length == header.size.byteCount(bytesPerPixel: channels * (wide ? 2 : 1)) else {
             throw .corrupt(.jxl, detail: "a frame does not match the image's size")
         }
-        if sixteen && hdr == nil {
+        if sixteen {
             var samples = [UInt8](repeating: 0, count: length)
             try decodePixels(into: &samples, format: &format)
             let deep: PixelFormat = channels == 1 ? .gray16 : (channels == 4 ? .rgba16 : .rgb16)
             let image = try! Image(width: header.size.width, height: header.size.height, pixelFormat: deep, pixels: samples)
-            return (Resampler.resize(image, to: output), milliseconds)
+            var resized = Resampler.resize(image, to: output)
+            resized.colorCodePoints = header.hdrCodePoints
+            return (resized, milliseconds)
         }
         let pixelFormat: PixelFormat = channels == 1 ? .gray8 : (channels == 4 ? .rgba8 : .rgb8)
         var sink = Downsampler(sourceSize: header.size, outputSize: output, pixelFormat: pixelFormat)

@@ -30,15 +30,42 @@ public struct PNGDecoder: ImageDecoding {
     private func decodeScaled(_ input: ImageInput, options: DecodingOptions) throws(ImageDecodingError) -> Image {
         try InputReader.checkLength(of: input, limits: limits)
         if options.frames == .all, let animation = try decodeAnimation(input, options: options) { return animation }
+        let hdr = try Self.hdrCodePoints(input)
         return try PNGSession.with(input) { session throws(ImageDecodingError) in
-            let info = try session.readInfo(limits: limits, keepsHighBitDepth: options.keepsHighBitDepth)
+            // An HDR signal is read at 16 bits whatever is asked, to be kept or tone-mapped.
+            let info = try session.readInfo(limits: limits, keepsHighBitDepth: options.keepsHighBitDepth || hdr != nil)
             let orientation = Orientation(exifValue: session.exifOrientation, applying: options)
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
             let output = orientation.storedOutputSize(for: stored, options: options)
             let profile = session.colorProfile
-            let image = try session.decode(info, output: output)
+            var image = try session.decode(info, output: output)
+            if let hdr, image.pixelFormat.channels >= 3 {
+                // `cICP` rules over `iCCP` (PNG's third edition).
+                image = PixelConversion.widened(image)
+                image.colorCodePoints = hdr
+                return orientation.applied(to: options.keepsHighBitDepth ? image : image.narrowedToEightBits)
+            }
             return ColorManagement.apply(profile, to: orientation.applied(to: image), handling: options.colorHandling)
         }
+    }
+
+    /// The code points of a `cICP` chunk before the image data that tells PQ or HLG, for RGB
+    /// samples in full range; `nil` for any other file.
+    static func hdrCodePoints(_ input: ImageInput) throws(ImageDecodingError) -> ColorCodePoints? {
+        let bytes = [UInt8](try InputReader.prefix(of: input, count: 1 << 16))
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = bytes[at + 4..<at + 8]
+            if type.elementsEqual("IDAT".utf8) { return nil }
+            if type.elementsEqual("cICP".utf8), length == 4, at + 12 <= bytes.count, bytes[at + 10] == 0, bytes[at + 11] == 1 {
+                let points = ColorCodePoints(primaries: Int(bytes[at + 8]), transfer: Int(bytes[at + 9]))
+                return points.isHDR ? points : nil
+            }
+            guard length < bytes.count else { return nil }
+            at += 12 + length
+        }
+        return nil
     }
 
     /// What the header says, without decoding pixels.
@@ -50,12 +77,18 @@ public struct PNGDecoder: ImageDecoding {
             let size = Orientation(exifValue: orientation).displayedSize(of: PixelSize(width: Int(info.width), height: Int(info.height)))
             var result = ImageInfo(format: .png, width: size.width, height: size.height, orientation: orientation,
                                    hasAlpha: info.has_alpha != 0, frameCount: 1)
+            result.bitDepth = Int(info.bit_depth)
             if let structure = try Self.animationStructure(input) {
                 result.frameCount = structure.frames.count
                 result.loopCount = structure.plays
             }
             let gray = info.color_type & 2 == 0 && info.has_alpha == 0
             result.describe(session.colorProfile, pixelFormat: gray ? .gray8 : info.has_alpha != 0 ? .rgba8 : .rgb8)
+            if let hdr = try Self.hdrCodePoints(input), !gray {
+                result.colorProfile = CICPProfile.describe(primaries: hdr.primaries, transfer: hdr.transfer, matrix: 0)
+                    + " (HDR \(hdr.transfer == 16 ? "PQ" : "HLG"))"
+                result.convertsToSRGB = true
+            }
             return result
         }
     }

@@ -4,15 +4,15 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Encodes AVIF with libavif and aom: 4:2:0, 8-bit (10-bit from a 16-bit image), alpha kept, a
-/// carried profile embedded; an animated `Image` as an AVIF image sequence, every frame with its
-/// duration.
+/// Encodes AVIF with libavif and aom: 4:2:0, 8-bit (10-bit from a 16-bit image, an HDR signal
+/// with its code points), alpha kept, a carried profile embedded; an animated `Image` as an AVIF
+/// image sequence, every frame with its duration.
 ///
 /// Quality maps to AV1's quantizer as libavif 1.x maps its own quality setting
 /// (`(1 - quality) × 63`), so 0.8 is quantizer 13. The speed is aom's 8 of 0...10: a 640 px
 /// thumbnail encodes in about a tenth of a second on one core (`Docs/BENCHMARKS.md`).
 public struct AVIFEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .avif, animation: animates, alpha: true, lossless: true, quality: true, highBitDepth: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .avif, animation: animates, alpha: true, lossless: true, quality: true, highBitDepth: true, hdr: true)] }
 
     /// aom's speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
@@ -75,10 +75,12 @@ public struct AVIFEncoder: ImageEncoding {
         guard let avif = avifImageCreate(UInt32(source.width), UInt32(source.height), sixteen ? 10 : 8, AVIF_PIXEL_FORMAT_YUV420) else {
             throw .failed(.avif, detail: "out of memory")
         }
-        // sRGB: BT.709 primaries, sRGB transfer, BT.601 matrix, full range (what libavif's RGB conversion assumes).
-        avif.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
-        avif.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
-        avif.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_BT601)
+        // sRGB: BT.709 primaries, sRGB transfer, BT.601 matrix, full range (what libavif's RGB
+        // conversion assumes); an HDR signal's own code points, and BT.2020's matrix with its primaries.
+        let hdr = sixteen ? (carrier ?? frame).colorCodePoints : nil
+        avif.pointee.colorPrimaries = hdr.map { UInt16($0.primaries) } ?? UInt16(AVIF_COLOR_PRIMARIES_BT709)
+        avif.pointee.transferCharacteristics = hdr.map { UInt16($0.transfer) } ?? UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
+        avif.pointee.matrixCoefficients = UInt16(hdr?.primaries == 9 ? AVIF_MATRIX_COEFFICIENTS_BT2020_NCL : AVIF_MATRIX_COEFFICIENTS_BT601)
         avif.pointee.yuvRange = AVIF_RANGE_FULL
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, avif)

@@ -5,15 +5,15 @@ import OspreyDomain
 import OspreyPixels
 
 /// Encodes JPEG XL with libjxl: lossy at a quality or lossless, alpha kept, 16-bit stills in 16
-/// bits, animations with
-/// their durations and loop count, a carried profile embedded; and a JPEG recompressed
+/// bits (an HDR signal with its colour encoding), animations with their durations and loop
+/// count, a carried profile embedded; and a JPEG recompressed
 /// losslessly (``recompress(jpeg:)``), which `djxl` turns back into the same bytes.
 ///
 /// Quality maps to libjxl's distance as `cjxl -q` maps it (0.9 is distance 1.0, visually
 /// lossless). The effort is 3 of 1...9 by default: a thumbnail encodes in a few
 /// milliseconds, with files a little larger than at `cjxl`'s default of 7.
 public struct JXLEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true, highBitDepth: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .jxl, animation: true, alpha: true, lossless: true, quality: true, highBitDepth: true, hdr: true)] }
 
     /// libjxl's effort, 1 (fastest) to 9 (smallest).
     public var effort: Int
@@ -27,6 +27,7 @@ public struct JXLEncoder: ImageEncoding {
         let alpha = frames.contains { $0.0.pixelFormat.hasAlpha }
         // A 16-bit still is written with 16-bit samples (an animation's frames are 8-bit).
         let sixteen = image.animation == nil && image.pixelFormat.isHighBitDepth
+        let hdr = sixteen ? image.colorCodePoints : nil
         return try Self.session { encoder throws(ImageEncodingError) in
             var info = JxlBasicInfo()
             JxlEncoderInitBasicInfo(&info)
@@ -35,6 +36,8 @@ public struct JXLEncoder: ImageEncoding {
             info.bits_per_sample = sixteen ? 16 : 8
             info.num_color_channels = 3
             info.uses_original_profile = options.lossless ? 1 : 0
+            // The light of the largest sample: PQ's 10,000 nits, HLG's 1,000-nit display.
+            if let hdr { info.intensity_target = hdr.transfer == 16 ? 10_000 : 1_000 }
             if alpha {
                 info.num_extra_channels = 1
                 info.alpha_bits = sixteen ? 16 : 8
@@ -46,7 +49,9 @@ public struct JXLEncoder: ImageEncoding {
                 info.animation.num_loops = UInt32(max(0, animation.loopCount))
             }
             try Self.check(JxlEncoderSetBasicInfo(encoder, &info), encoder)
-            if let profile = image.colorProfile {
+            if var encoding = hdr.map(Self.colorEncoding) {
+                try Self.check(JxlEncoderSetColorEncoding(encoder, &encoding), encoder)
+            } else if let profile = image.colorProfile {
                 let bytes = [UInt8](profile.data)
                 try Self.check(JxlEncoderSetICCProfile(encoder, bytes, bytes.count), encoder)
             } else {
@@ -76,6 +81,27 @@ public struct JXLEncoder: ImageEncoding {
                 try Self.check(status, encoder)
             }
         }
+    }
+
+    /// libjxl's description of an HDR signal's code points: its transfer (libjxl shares H.273's
+    /// numbers), the primaries named where libjxl names them, else as x, y.
+    private static func colorEncoding(_ points: ColorCodePoints) -> JxlColorEncoding {
+        var encoding = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&encoding, 0)
+        encoding.transfer_function = JxlTransferFunction(rawValue: UInt32(points.transfer))
+        encoding.white_point = points.primaries == 11 ? JXL_WHITE_POINT_DCI : JXL_WHITE_POINT_D65
+        switch points.primaries {
+        case 1: encoding.primaries = JXL_PRIMARIES_SRGB
+        case 9: encoding.primaries = JXL_PRIMARIES_2100
+        case 11, 12: encoding.primaries = JXL_PRIMARIES_P3
+        default:
+            let xy = points.chromaticities ?? ColorCodePoints.bt709
+            encoding.primaries = JXL_PRIMARIES_CUSTOM
+            encoding.primaries_red_xy = (xy[0].0, xy[0].1)
+            encoding.primaries_green_xy = (xy[1].0, xy[1].1)
+            encoding.primaries_blue_xy = (xy[2].0, xy[2].1)
+        }
+        return encoding
     }
 
     /// `jpeg` recompressed into JPEG XL without loss: its DCT coefficients are kept (about a

@@ -3,9 +3,10 @@ import Foundation
 import OspreyDomain
 import OspreyPixels
 
-/// Encodes PNG with libpng, keeping alpha (straight, not premultiplied) and 16-bit samples.
+/// Encodes PNG with libpng, keeping alpha (straight, not premultiplied) and 16-bit samples, an
+/// HDR signal's code points in `cICP`.
 public struct PNGEncoder: ImageEncoding {
-    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false, highBitDepth: true)] }
+    public var capabilities: [EncoderCapabilities] { [EncoderCapabilities(format: .png, animation: false, alpha: true, lossless: true, quality: false, highBitDepth: true, hdr: true)] }
 
     /// zlib compression level 0...9.
     public var compressionLevel: Int
@@ -29,6 +30,9 @@ public struct PNGEncoder: ImageEncoding {
                 }
             }
         }
-        return MetadataWriter.png(encoded, image.metadata?.kept(by: options.metadata))
+        // An HDR signal's code points in `cICP` (PNG's third edition): RGB, full range.
+        let stated = source.pixelFormat.isHighBitDepth ? image.colorCodePoints : nil
+        let cicp = stated.map { MetadataWriter.chunk("cICP", Data([UInt8(clamping: $0.primaries), UInt8(clamping: $0.transfer), 0, 1])) }
+        return MetadataWriter.png(MetadataWriter.inserting(cicp ?? Data(), into: encoded), image.metadata?.kept(by: options.metadata))
     }
 }

@@ -11,8 +11,7 @@ enum FillCrop {
         guard size != image.size else { return image }
         let origin = GravityCrop.origin(in: image, size: size, gravity: options.gravity)
         var result = image.mappingFrames { GravityCrop.crop($0, origin: origin, size: size) }
-        result.colorProfile = image.colorProfile
-        result.metadata = image.metadata
+        result.carryColorAndMetadata(from: image)
         return result
     }
 }

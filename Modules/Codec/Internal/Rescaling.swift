@@ -6,8 +6,7 @@ import OspreyPixels
 enum Rescaling {
     static func rescale(_ reduction: Image, options: DecodingOptions) -> Image {
         var resized = Resampler.resize(reduction, to: options.outputSize(for: reduction.size))
-        resized.colorProfile = reduction.colorProfile
-        resized.metadata = reduction.metadata
+        resized.carryColorAndMetadata(from: reduction)
         return FillCrop.apply(resized, options: options)
     }
 }

@@ -35,6 +35,11 @@ enum MetadataWriter {
         var chunks = Data()
         if let exif = metadata.exif { chunks.append(chunk("eXIf", exif)) }
         if let xmp = metadata.xmp { chunks.append(chunk("iTXt", Data("XML:com.adobe.xmp".utf8) + Data([0, 0, 0, 0, 0]) + xmp)) }
+        return inserting(chunks, into: png)
+    }
+
+    /// `chunks` put before the first `IDAT` of `png`, where ancillary chunks about the image go.
+    static func inserting(_ chunks: Data, into png: Data) -> Data {
         guard !chunks.isEmpty, let at = firstIDAT(in: png) else { return png }
         var result = Data(png[..<at])
         result.append(chunks)

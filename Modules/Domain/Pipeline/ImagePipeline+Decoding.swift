@@ -163,8 +163,7 @@ extension ImagePipeline {
         } else {
             result = try image.mappingFrames(processor.process)
         }
-        result.colorProfile = image.colorProfile
-        result.metadata = image.metadata
+        result.carryColorAndMetadata(from: image)
         return result
     }
 

@@ -14,20 +14,30 @@ public struct EncoderCapabilities: Hashable, Sendable {
     public var quality: Bool
     /// 16-bit images are written with more than 8 bits a sample (otherwise narrowed first).
     public var highBitDepth: Bool
+    /// An HDR signal (``Image/colorCodePoints``, PQ or HLG) is written as such, its code points
+    /// stated (otherwise tone-mapped to SDR and narrowed first).
+    public var hdr: Bool
 
     /// Declares what an encoder writes in `format`.
-    public init(format: ImageFormat, animation: Bool, alpha: Bool, lossless: Bool, quality: Bool, highBitDepth: Bool = false) {
+    public init(format: ImageFormat, animation: Bool, alpha: Bool, lossless: Bool, quality: Bool, highBitDepth: Bool = false, hdr: Bool = false) {
         self.format = format
         self.animation = animation
         self.alpha = alpha
         self.lossless = lossless
         self.quality = quality
         self.highBitDepth = highBitDepth
+        self.hdr = hdr
     }
 
     /// Whether this format keeps what `image` holds: its transparency, and every frame when
     /// it is animated.
     public func carries(_ image: Image) -> Bool {
         (alpha || !image.pixelFormat.hasAlpha) && (animation || image.animation == nil)
+    }
+
+    /// Whether `image`'s samples are written at their depth: a 16-bit image where the format
+    /// holds more than 8 bits, an HDR signal where it can also state its code points.
+    public func keepsDepth(of image: Image) -> Bool {
+        image.colorCodePoints?.isHDR == true ? hdr && highBitDepth : highBitDepth
     }
 }

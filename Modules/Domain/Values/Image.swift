@@ -17,23 +17,41 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// (``ColorHandling/preserve``); `nil` when the pixels are sRGB.
     public var colorProfile: ColorProfile? {
         get { attachments?.colorProfile }
-        set { attachments = ImageAttachments.make(colorProfile: newValue, animation: animation, metadata: metadata) }
+        set { attach(colorProfile: newValue) }
+    }
+    /// The code points of an HDR signal (PQ or HLG) kept at high bit depth, which no ICC
+    /// profile describes; `nil` otherwise.
+    public var colorCodePoints: ColorCodePoints? {
+        get { attachments?.colorCodePoints }
+        set { attach(colorCodePoints: newValue) }
     }
     /// Every frame of an animated image, when all were asked for; the image's own pixels
     /// are the first frame's. `nil` for a still.
     public var animation: ImageAnimation? {
         get { attachments?.animation }
-        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: newValue, metadata: metadata) }
+        set { attach(animation: newValue) }
     }
     /// The EXIF, XMP and IPTC blocks of the file it was decoded from, written again only
     /// where ``EncodingOptions/metadata`` asks; `nil` when there were none.
     public var metadata: ImageMetadata? {
         get { attachments?.metadata }
-        set { attachments = ImageAttachments.make(colorProfile: colorProfile, animation: animation, metadata: newValue) }
+        set { attach(metadata: newValue) }
     }
     /// The profile, the frames and the metadata behind one reference: most images carry none,
     /// and an image is copied in and out of caches at every hit, so it stays five words and one.
     private var attachments: ImageAttachments?
+
+    private mutating func attach(colorProfile: ColorProfile?? = nil, colorCodePoints: ColorCodePoints?? = nil,
+                                 animation: ImageAnimation?? = nil, metadata: ImageMetadata?? = nil) {
+        attachments = ImageAttachments.make(colorProfile: colorProfile ?? self.colorProfile, colorCodePoints: colorCodePoints ?? self.colorCodePoints,
+                                            animation: animation ?? self.animation, metadata: metadata ?? self.metadata)
+    }
+
+    /// Takes `source`'s colour (profile or code points) and metadata, not its frames: for an
+    /// image made from `source`'s pixels.
+    package mutating func carryColorAndMetadata(from source: Image) {
+        attach(colorProfile: .some(source.colorProfile), colorCodePoints: .some(source.colorCodePoints), metadata: .some(source.metadata))
+    }
 
     /// Creates an image, checking that the buffer matches the geometry.
     ///

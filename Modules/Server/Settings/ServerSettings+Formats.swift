@@ -90,7 +90,7 @@ extension ServerSettings {
             (input) throws(ServerSettingError) in input.service.keepsCopyright = try input.bool()
         },
         ServerSetting("preserve-hdr", imgproxy: ["IMGPROXY_PRESERVE_HDR"], .toggle,
-                      "High-bit-depth sources (16-bit PNG and TIFF; AVIF, HEIC, JPEG XL of 10 bits or more, not HDR) stay so in PNG, TIFF, JPEG XL, AVIF and HEIC answers unless the URL says ph:0; off, answers are 8-bit unless it says ph:1.",
+                      "High-bit-depth sources (16-bit PNG and TIFF; AVIF, HEIC, JPEG XL of 10 bits or more, HDR ones with their code points) stay so in PNG, TIFF, JPEG XL, AVIF and HEIC answers unless the URL says ph:0; off, answers are 8-bit unless it says ph:1.",
                       default: { $0.service.preservesHighBitDepth ? "on" : "off" }) {
             (input) throws(ServerSettingError) in input.service.preservesHighBitDepth = try input.bool()
         },

@@ -24,11 +24,12 @@ const char *osp_jxl_threads_load_error(void);
 
 /// Encodes RGB or RGBA (`channels` 3 or 4, rows `stride` bytes apart) of `bits` 8, or 16 (native
 /// samples, written in 10 bits) as HEIC with libheif's HEVC encoder at `quality` 0…100, with an
-/// ICC profile, EXIF (a TIFF structure) and XMP when given (NULL or size 0 for none). 0 with a
+/// ICC profile, H.273 code points (`transfer` 0 for none), EXIF (a TIFF structure) and XMP when
+/// given (NULL or size 0 for none). 0 with a
 /// buffer for free() in `*out`; -1 with `error` set (libheif missing, no HEVC encoder, a failed encode).
 int osp_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, int channels, int bits, int quality,
-                    const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
-                    uint8_t **out, size_t *out_size, char *error, size_t error_capacity);
+                    const uint8_t *icc, size_t icc_size, int primaries, int transfer, const uint8_t *exif, size_t exif_size,
+                    const uint8_t *xmp, size_t xmp_size, uint8_t **out, size_t *out_size, char *error, size_t error_capacity);
 
 /// librsvg (with cairo and GLib) for SVG sources, opened on first use as the others.
 int osp_svg_available(void);

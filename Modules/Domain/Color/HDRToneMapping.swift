@@ -1,5 +1,4 @@
 import Foundation
-import OspreyDomain
 
 /// Maps HDR pixels (PQ or HLG, any of H.273's primaries) to SDR sRGB, as browsers and
 /// Apple's loaders show HDR photos on SDR displays instead of clipping or washing them out.
@@ -13,27 +12,27 @@ import OspreyDomain
 ///    reference white of 203 nits; RGB are scaled by the same factor.
 /// 4. 203 nits becomes 1.0, colours outside BT.709's gamut are clipped, and sRGB's curve
 ///    encodes 8 bits.
-struct HDRToneMapping {
+package struct HDRToneMapping {
     /// The two HDR transfer functions of H.273 (code points 16 and 18).
-    enum Transfer: Int, Sendable {
+    package enum Transfer: Int, Sendable {
         case pq = 16
         case hlg = 18
 
         /// `PQ` or `HLG`.
-        var name: String { self == .pq ? "PQ" : "HLG" }
+        package var name: String { self == .pq ? "PQ" : "HLG" }
     }
 
     /// BT.2408's reference white: the nits that become SDR white.
     static let referenceWhite = 203.0
 
-    let transfer: Transfer
+    package let transfer: Transfer
     /// Source linear RGB to BT.709 linear RGB, row-major.
     private let toBT709: [Double]
     private let peak: Double
 
     /// A mapping for `transfer` and the primaries' chromaticities (red, green, blue as x, y),
     /// whose brightest sample is `maximumSample` of `sampleMaximum`.
-    init(transfer: Transfer, primaries: [(Double, Double)], maximumSample: Int, sampleMaximum: Int) {
+    package init(transfer: Transfer, primaries: [(Double, Double)], maximumSample: Int, sampleMaximum: Int) {
         self.transfer = transfer
         toBT709 = Self.conversion(from: primaries)
         self.sampleMaximum = sampleMaximum
@@ -69,12 +68,12 @@ struct HDRToneMapping {
     }
 
     /// The transfer of a CICP code point, or `nil` for SDR ones.
-    static func transfer(cicp: Int) -> Transfer? { Transfer(rawValue: cicp) }
+    package static func transfer(cicp: Int) -> Transfer? { Transfer(rawValue: cicp) }
 
     /// `samples` (interleaved RGB or RGBA of `channels`, each of `bits` bits in a `UInt16`)
     /// mapped to 8-bit sRGB with the same channels; alpha is rescaled, not tone-mapped.
-    static func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, bits: Int, transfer: Transfer,
-                    primaries: [(Double, Double)], into output: UnsafeMutableBufferPointer<UInt8>) {
+    package static func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, bits: Int, transfer: Transfer,
+                            primaries: [(Double, Double)], into output: UnsafeMutableBufferPointer<UInt8>) {
         let maximum = (1 << bits) - 1
         let mapping = HDRToneMapping(transfer: transfer, primaries: primaries, maximumSample: min(brightestSample(in: samples, channels: channels), maximum),
                                      sampleMaximum: maximum)
@@ -82,14 +81,14 @@ struct HDRToneMapping {
     }
 
     /// The largest colour sample (alpha aside) of interleaved `samples`.
-    static func brightestSample(in samples: UnsafeBufferPointer<UInt16>, channels: Int) -> Int {
+    package static func brightestSample(in samples: UnsafeBufferPointer<UInt16>, channels: Int) -> Int {
         var brightest = 0
         for index in 0..<samples.count where index % channels < 3 { brightest = max(brightest, Int(samples[index])) }
         return brightest
     }
 
     /// `samples` mapped into `output` pixel by pixel (see the type's description).
-    func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
+    package func map(_ samples: UnsafeBufferPointer<UInt16>, channels: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
         let alphaScale = 255 / Double(sampleMaximum)
         let encode = SRGBEncoder()
         for pixel in 0..<samples.count / channels {
@@ -172,8 +171,7 @@ struct HDRToneMapping {
 
     /// Linear RGB in `primaries` (D65 white) to BT.709 linear RGB.
     static func conversion(from primaries: [(Double, Double)]) -> [Double] {
-        let bt709 = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
-        return Matrix3.product(Matrix3.inverse(Matrix3.rgbToXYZ(bt709)), Matrix3.rgbToXYZ(primaries))
+        Matrix3.product(Matrix3.inverse(Matrix3.rgbToXYZ(ColorCodePoints.bt709)), Matrix3.rgbToXYZ(primaries))
     }
 
     /// sRGB's encoding of linear light (0...1, clipped) to 8 bits, through a table of 4096 steps.
@@ -187,37 +185,5 @@ struct HDRToneMapping {
         func callAsFunction(_ linear: Double) -> UInt8 {
             table[Int((min(max(linear, 0), 1) * 4095).rounded())]
         }
-    }
-}
-
-/// 3×3 matrices (row-major arrays of nine) for primaries conversion.
-enum Matrix3 {
-    /// RGB to XYZ for primaries (x, y of red, green, blue) with D65 white.
-    static func rgbToXYZ(_ primaries: [(Double, Double)]) -> [Double] {
-        let columns = primaries.map { (x, y) in [x / y, 1, (1 - x - y) / y] }
-        let p = [columns[0][0], columns[1][0], columns[2][0], columns[0][1], columns[1][1], columns[2][1],
-                 columns[0][2], columns[1][2], columns[2][2]]
-        let (wx, wy) = (0.3127, 0.3290)
-        let white = [wx / wy, 1, (1 - wx - wy) / wy]
-        let inverse = inverse(p)
-        let s = (0..<3).map { row in (0..<3).reduce(0.0) { $0 + inverse[row * 3 + $1] * white[$1] } }
-        return (0..<9).map { p[$0] * s[$0 % 3] }
-    }
-
-    static func product(_ a: [Double], _ b: [Double]) -> [Double] {
-        (0..<9).map { index in
-            let (row, column) = (index / 3, index % 3)
-            return (0..<3).reduce(0.0) { $0 + a[row * 3 + $1] * b[$1 * 3 + column] }
-        }
-    }
-
-    static func inverse(_ m: [Double]) -> [Double] {
-        let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
-        let cofactors = [
-            m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-            m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-            m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
-        ]
-        return cofactors.map { $0 / det }
     }
 }
