@@ -20,6 +20,8 @@ extension ImageProcessors {
 
         public func outputSize(for input: PixelSize) -> PixelSize { PixelSize(width: width, height: height) }
 
+        public var keepsHighBitDepth: Bool { true }
+
         /// - Throws: `ImageProcessingError/invalidParameters(processor:reason:)` when the
         ///   rectangle is empty or reaches outside the image.
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {

@@ -18,6 +18,8 @@ extension ImageProcessors {
 
         public func outputSize(for input: PixelSize) -> PixelSize { input }
 
+        public var keepsHighBitDepth: Bool { true }
+
         public func process(_ image: Image) throws(ImageProcessingError) -> Image {
             // The EXIF orientations that are these mirrors; both at once is a half turn.
             let mirror: Orientation = switch (horizontal, vertical) {

@@ -32,6 +32,8 @@ extension ImageProcessors {
             return "resize(\(size),\(contentMode.rawValue)\(cropping))"
         }
 
+        public var keepsHighBitDepth: Bool { true }
+
         public func outputSize(for input: PixelSize) -> PixelSize {
             guard !size.isEmpty else { return input }
             let scaled = input.scaled(toFit: size, mode: contentMode)

@@ -14,6 +14,8 @@ extension ImageProcessors {
 
         public var identifier: String { "rotate(\(quarterTurns * 90))" }
 
+        public var keepsHighBitDepth: Bool { true }
+
         public func outputSize(for input: PixelSize) -> PixelSize {
             quarterTurns % 2 == 0 ? input : PixelSize(width: input.height, height: input.width)
         }

@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's `preserve_hdr` (`ph`, `IMGPROXY_PRESERVE_HDR`): a 16-bit PNG source answered as
 /// a 16-bit PNG or a 10-bit AVIF when asked, 8-bit otherwise, and 8-bit whenever a processor
-/// touches its pixels.
+/// changes its pixels (crops, turns, flips and resizes keep the depth).
 @Suite("preserve_hdr", .serialized, .timeLimit(.minutes(Sanitizer.scaled(3))))
 struct PreserveHighBitDepthTests {
     /// IHDR's bit depth of a PNG answer, or nil for another answer.
@@ -27,12 +27,15 @@ struct PreserveHighBitDepthTests {
             let answers = try await server.fetch([
                 "/x/rs:fit:16:16/plain/\(source)", "/x/rs:fit:16:16/ph:1/plain/\(source)", "/x/rs:fit:16:16/ph:0/plain/\(source)",
                 "/x/rs:fit:16:16/ph:1/bl:1/plain/\(source)", "/x/ph:1/plain/\(source)@jpg", "/x/ph:1/plain/\(source)@avif",
+                "/x/ph:1/c:20:12/rot:90/fl:1:0/plain/\(source)", "/x/ph:1/ex:1/rs:fit:40:40:1/plain/\(source)",
             ])
             #expect(Self.depth(answers[0]) == (preserves ? 16 : 8), "the server's default")
             #expect(Self.depth(answers[1]) == 16 && Self.depth(answers[2]) == 8)
             #expect(Self.depth(answers[3]) == 8, "a blur works on 8-bit samples")
             #expect(answers[4].status == 200 && answers[4].body.starts(with: [0xFF, 0xD8]), "JPEG carries 8 bits")
             #expect(try ImageCodec().info(.data(answers[5].body)).bitDepth == 10, "AVIF carries 10")
+            #expect(Self.depth(answers[6]) == 16, "a crop, a quarter turn and a flip move 16-bit pixels")
+            #expect(Self.depth(answers[7]) == 8, "extending pads 8-bit samples")
         }
     }
 

@@ -138,8 +138,8 @@ extension ImagePipeline {
             let frames = image.animation?.frames.count ?? 1
             guard size.area(frames: frames) <= limit else { throw Error.resultTooLarge(size, frames: frames, limit: limit) }
         }
-        // Processors work on 8-bit samples: only the decoder's resize keeps a higher depth.
-        var image = processors.isEmpty ? image : image.narrowedToEightBits
+        // Most processors work on 8-bit samples; a chain of ones that only move pixels keeps more.
+        var image = processors.allSatisfy(\.keepsHighBitDepth) ? image : image.narrowedToEightBits
         for (index, processor) in processors.enumerated() {
             try Task.checkCancellation()
             do throws(ImageProcessingError) {

@@ -17,8 +17,13 @@ public protocol ImageProcessing: Sendable {
     /// (``ImagePipeline/Configuration/maxResultPixels``) before any processor runs. The
     /// default is `input`: a processor that makes an image larger must say by how much.
     func outputSize(for input: PixelSize) -> PixelSize
+    /// Whether ``process(_:)`` takes 16-bit images (``PixelFormat/isHighBitDepth``) as they are,
+    /// as moving pixels does; the pipeline narrows an image to 8 bits before a chain holding any
+    /// processor that does not. The default is `false`.
+    var keepsHighBitDepth: Bool { get }
 }
 
 extension ImageProcessing {
     public func outputSize(for input: PixelSize) -> PixelSize { input }
+    public var keepsHighBitDepth: Bool { false }
 }

@@ -80,6 +80,9 @@ struct ImgproxyGeometry: ReducibleProcessing {
     }
 
     /// Trim only makes the image smaller, so the untrimmed size bounds the result.
+    /// Crops and resizes only move and resample pixels; trimming and extending work on 8 bits.
+    var keepsHighBitDepth: Bool { trim == nil && extend == nil && extendAspectRatio == nil }
+
     func outputSize(for input: PixelSize) -> PixelSize {
         let layout = layout(for: input)
         return extendedSizes(of: layout.windowed, target: layout.target).aspect
