@@ -8,10 +8,15 @@ public enum PixelConversion {
     ///
     /// When the calling task is cancelled, it stops within a few rows and returns `image`
     /// itself: its caller, being cancelled too, throws the result away.
-    /// A 16-bit image is narrowed to 8 bits first; a 16-bit `format` is reached through 8 bits.
+    /// A 16-bit image is narrowed to 8 bits for an 8-bit `format`, and converted in 16 bits for
+    /// a 16-bit one (its colour and metadata kept); an 8-bit image reaches a 16-bit `format`
+    /// through 8 bits, widened.
     public static func converted(_ image: Image, to format: PixelFormat, background: UInt8 = 255) -> Image {
         if image.pixelFormat == format && image.bytesPerRow == image.width * format.bytesPerPixel { return image }
-        if format.isHighBitDepth { return widened(converted(image, to: format.eightBit, background: background)) }
+        if format.isHighBitDepth {
+            guard image.pixelFormat.isHighBitDepth else { return widened(converted(image, to: format.eightBit, background: background)) }
+            return attaching(image, to: sixteen(image, to: format, background: UInt32(background) * 257))
+        }
         let src = unpremultiplied(image.narrowedToEightBits)
         let inBpp = src.pixelFormat.bytesPerPixel, outBpp = format.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: image.width * image.height * outBpp)
@@ -47,21 +52,39 @@ public enum PixelConversion {
         return format == .rgba8Premultiplied ? premultiplied(result) : result
     }
 
-    /// A 16-bit image as `rgb16` or `rgba16`, gray samples repeated; others unchanged.
-    public static func colour16(_ image: Image) -> Image {
-        guard image.pixelFormat == .gray16 else { return image }
-        var pixels = [UInt8](repeating: 0, count: image.width * image.height * 6)
+    /// 16-bit `image` in 16-bit `format`, with the 8-bit path's rules at 16 bits.
+    private static func sixteen(_ image: Image, to format: PixelFormat, background: UInt32) -> Image {
+        let inChannels = image.pixelFormat.channels, outChannels = format.channels
+        var pixels = [UInt8](repeating: 0, count: image.width * image.height * outChannels * 2)
         image.pixels.withUnsafeBytes { source in
             pixels.withUnsafeMutableBytes { target in
                 for y in 0..<image.height {
                     for x in 0..<image.width {
-                        let value = source.loadUnaligned(fromByteOffset: y * image.bytesPerRow + x * 2, as: UInt16.self)
-                        for c in 0..<3 { target.storeBytes(of: value, toByteOffset: ((y * image.width + x) * 3 + c) * 2, as: UInt16.self) }
+                        let p = y * image.bytesPerRow + x * inChannels * 2
+                        func sample(_ c: Int) -> UInt32 { UInt32(source.loadUnaligned(fromByteOffset: p + c * 2, as: UInt16.self)) }
+                        var (r, g, b, a) = (sample(0), sample(0), sample(0), UInt32(65_535))
+                        if inChannels >= 3 { (g, b) = (sample(1), sample(2)) }
+                        if inChannels == 4 { a = sample(3) }
+                        if !format.hasAlpha && a < 65_535 {
+                            r = (r * a + background * (65_535 - a) + 32_767) / 65_535
+                            g = (g * a + background * (65_535 - a) + 32_767) / 65_535
+                            b = (b * a + background * (65_535 - a) + 32_767) / 65_535
+                        }
+                        let q = (y * image.width + x) * outChannels * 2
+                        func store(_ value: UInt32, _ c: Int) { target.storeBytes(of: UInt16(value), toByteOffset: q + c * 2, as: UInt16.self) }
+                        if outChannels == 1 {
+                            store((r * 299 + g * 587 + b * 114 + 500) / 1000, 0)
+                        } else {
+                            store(r, 0)
+                            store(g, 1)
+                            store(b, 2)
+                            if outChannels == 4 { store(a, 3) }
+                        }
                     }
                 }
             }
         }
-        return attaching(image, to: try! Image(width: image.width, height: image.height, pixelFormat: .rgb16, pixels: pixels))
+        return try! Image(width: image.width, height: image.height, pixelFormat: format, pixels: pixels)
     }
 
     /// An 8-bit image at 16 bits a sample (each value × 257, so 255 is 65535); others unchanged.

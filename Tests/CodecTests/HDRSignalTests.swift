@@ -91,6 +91,16 @@ extension CPUBoundCodecTests {
             return nil
         }
 
+        @Test func aGrayPNGTellingPQIsStillEightBitUnlessAsked() throws {
+            // Tone mapping needs colour; a gray file's cICP is read, not applied.
+            var gray = try codec.decode(.file(path: Corpus.file("pngsuite/basn0g16.png").path), options: Self.deep())
+            gray.colorCodePoints = ColorCodePoints(primaries: 9, transfer: 16)
+            let png = try codec.encode(gray, options: EncodingOptions(format: .png))
+            #expect(Self.chunk("cICP", in: png) == [9, 16, 0, 1])
+            #expect(try codec.decode(.data(png), options: DecodingOptions()).pixelFormat == .gray8)
+            #expect(try codec.decode(.data(png), options: Self.deep()).pixelFormat == .gray16)
+        }
+
         @Test func aPlainCutWouldBeCaught() throws {
             // The check above can fail: the PQ signal cut to 8 bits without mapping is far from it.
             let file = try Corpus.file(Self.sources[0].file)

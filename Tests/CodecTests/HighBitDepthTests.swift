@@ -114,4 +114,27 @@ struct HighBitDepthTests {
         #expect(wide.narrowedToEightBits.pixels == image.pixels)
         #expect(PixelConversion.converted(wide, to: .rgba8).pixels == [0, 1, 2, 255, 127, 128, 129, 255, 253, 254, 255, 255])
     }
+
+    @Test func sixteenBitFormatsConvertInSixteenBits() throws {
+        func image(_ format: PixelFormat, _ samples: [UInt16]) throws -> Image {
+            let bytes: [UInt8] = samples.withUnsafeBytes { Array($0) }
+            return try Image(width: 2, height: 1, pixelFormat: format, pixels: bytes)
+        }
+        // Gray repeated, opaque alpha added, values that no 8-bit sample widens to kept.
+        let gray = try image(.gray16, [1_000, 60_001])
+        let repeated: [UInt16] = [1_000, 1_000, 1_000, 60_001, 60_001, 60_001]
+        let opaque: [UInt16] = [1_000, 1_000, 1_000, 65_535, 60_001, 60_001, 60_001, 65_535]
+        #expect(Self.samples(PixelConversion.converted(gray, to: .rgb16)) == repeated)
+        #expect(Self.samples(PixelConversion.converted(gray, to: .rgba16)) == opaque)
+        // Alpha composited onto the background (white), luma by BT.601's weights.
+        let rgba = try image(.rgba16, [40_000, 20_000, 1_234, 65_535, 0, 0, 0, 32_768])
+        let composited: [UInt16] = [40_000, 20_000, 1_234, 32_767, 32_767, 32_767]
+        #expect(Self.samples(PixelConversion.converted(rgba, to: .rgb16)) == composited)
+        let weighted: Int = 40_000 * 299 + 20_000 * 587 + 1_234 * 114
+        let luma = UInt16((weighted + 500) / 1_000)
+        #expect(Self.samples(PixelConversion.converted(rgba, to: .gray16, background: 0)) == [luma, 0])
+        var labelled = gray
+        labelled.colorCodePoints = ColorCodePoints(primaries: 9, transfer: 16)
+        #expect(PixelConversion.converted(labelled, to: .rgb16).colorCodePoints == labelled.colorCodePoints)
+    }
 }

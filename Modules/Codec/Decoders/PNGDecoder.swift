@@ -45,6 +45,7 @@ public struct PNGDecoder: ImageDecoding {
                 image.colorCodePoints = hdr
                 return orientation.applied(to: options.keepsHighBitDepth ? image : image.narrowedToEightBits)
             }
+            if !options.keepsHighBitDepth { image = image.narrowedToEightBits }  // a gray cICP file read deep
             return ColorManagement.apply(profile, to: orientation.applied(to: image), handling: options.colorHandling)
         }
     }

@@ -70,7 +70,7 @@ public struct AVIFEncoder: ImageEncoding {
     /// (the first frame's image, which holds them) when given.
     private static func avifImage(_ frame: Image, carrying carrier: Image?, options: EncodingOptions) throws(ImageEncodingError) -> UnsafeMutablePointer<avifImage> {
         let alpha = frame.pixelFormat.hasAlpha, sixteen = frame.pixelFormat.isHighBitDepth
-        let source = sixteen ? PixelConversion.colour16(frame) : PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
+        let source = PixelConversion.converted(frame, to: alpha ? (sixteen ? .rgba16 : .rgba8) : (sixteen ? .rgb16 : .rgb8))
         // AV1's main profile: 10 bits for a high-bit-depth image, as browsers decode it.
         guard let avif = avifImageCreate(UInt32(source.width), UInt32(source.height), sixteen ? 10 : 8, AVIF_PIXEL_FORMAT_YUV420) else {
             throw .failed(.avif, detail: "out of memory")

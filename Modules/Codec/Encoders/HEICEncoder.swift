@@ -17,7 +17,7 @@ public struct HEICEncoder: ImageEncoding {
         guard options.format == .heic else { throw .unsupportedFormat(options.format) }
         let alpha = image.pixelFormat.hasAlpha
         let sixteen = image.pixelFormat.isHighBitDepth
-        let source = sixteen ? PixelConversion.colour16(image) : PixelConversion.converted(image, to: alpha ? .rgba8 : .rgb8)
+        let source = PixelConversion.converted(image, to: alpha ? (sixteen ? .rgba16 : .rgba8) : (sixteen ? .rgb16 : .rgb8))
         let quality = Int32(max(0, min(100, (options.quality * 100).rounded())))
         let icc = [UInt8](image.colorProfile?.data ?? Data())
         let hdr = sixteen ? image.colorCodePoints : nil

@@ -74,7 +74,7 @@ public struct JXLEncoder: ImageEncoding {
                     header.duration = UInt32(max(0, milliseconds))
                     try Self.check(JxlEncoderSetFrameHeader(settings, &header), encoder)
                 }
-                let source = sixteen ? PixelConversion.colour16(frame) : PixelConversion.converted(frame, to: alpha ? .rgba8 : .rgb8)
+                let source = PixelConversion.converted(frame, to: alpha ? (sixteen ? .rgba16 : .rgba8) : (sixteen ? .rgb16 : .rgb8))
                 var format = JxlPixelFormat(num_channels: alpha ? 4 : 3, data_type: sixteen ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                             endianness: JXL_NATIVE_ENDIAN, align: source.bytesPerRow)
                 let status = source.pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }

@@ -37,10 +37,13 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         get { attachments?.metadata }
         set { attach(metadata: newValue) }
     }
-    /// The profile, the frames and the metadata behind one reference: most images carry none,
-    /// and an image is copied in and out of caches at every hit, so it stays five words and one.
+    /// The profile or code points, the frames and the metadata behind one reference: most
+    /// images carry none, and an image is copied in and out of caches at every hit, so it stays
+    /// five words and one.
     private var attachments: ImageAttachments?
 
+    /// New attachments with the arguments given: an argument left out keeps the current value,
+    /// `.some(nil)` clears it.
     private mutating func attach(colorProfile: ColorProfile?? = nil, colorCodePoints: ColorCodePoints?? = nil,
                                  animation: ImageAnimation?? = nil, metadata: ImageMetadata?? = nil) {
         attachments = ImageAttachments.make(colorProfile: colorProfile ?? self.colorProfile, colorCodePoints: colorCodePoints ?? self.colorCodePoints,
