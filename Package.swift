@@ -22,6 +22,17 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Modules/C/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+/// A Swift module of ours at `path`, in the shared settings.
+func module(_ name: String, _ dependencies: [Target.Dependency] = [], path: String) -> Target {
+    .target(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings)
+}
+
+/// A test target, or with `executable` a helper the tests run, in `Tests/<name>`.
+func tests(_ name: String, _ dependencies: [Target.Dependency], executable: Bool = false) -> Target {
+    executable ? .executableTarget(name: name, dependencies: dependencies, path: "Tests/\(name)", swiftSettings: swiftSettings)
+        : .testTarget(name: name, dependencies: dependencies, path: "Tests/\(name)", swiftSettings: swiftSettings)
+}
+
 /// `make docs` (OSPREY_DOCS=1) adds the DocC plugin; other builds do not resolve or build it.
 let docsDependencies: [Package.Dependency] = ProcessInfo.processInfo.environment["OSPREY_DOCS"] == "1"
     ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
@@ -32,18 +43,9 @@ let docsDependencies: [Package.Dependency] = ProcessInfo.processInfo.environment
 let package = Package(
     name: "Osprey",
     platforms: [.macOS(.v15)],
-    products: [
-        // One library product per module, so a consumer depends on just the part it needs.
-        .library(name: "OspreyDomain", targets: ["OspreyDomain"]),
-        .library(name: "OspreyPixels", targets: ["OspreyPixels"]),
-        .library(name: "OspreyCodec", targets: ["OspreyCodec"]),
-        .library(name: "OspreyProcessing", targets: ["OspreyProcessing"]),
-        .library(name: "OspreyMemoryCache", targets: ["OspreyMemoryCache"]),
-        .library(name: "OspreyDiskCache", targets: ["OspreyDiskCache"]),
-        .library(name: "OspreyNetwork", targets: ["OspreyNetwork"]),
-        .library(name: "OspreyRedisCache", targets: ["OspreyRedisCache"]),
-        .library(name: "Osprey", targets: ["Osprey"]),
-        .library(name: "OspreyServer", targets: ["OspreyServer"]),
+    // One library product per module, so a consumer depends on just the part it needs.
+    products: ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
+               "OspreyNetwork", "OspreyRedisCache", "Osprey", "OspreyServer"].map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "osprey", targets: ["osprey"]),
         .executable(name: "osprey-server", targets: ["osprey-server"]),
     ],
@@ -135,104 +137,46 @@ let package = Package(
         ),
 
         // MARK: Domain — value types, ports, use cases. No other module of ours, no C.
-        .target(
-            name: "OspreyDomain",
-            dependencies: [logging],
-            path: "Modules/Domain",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyDomain", [logging], path: "Modules/Domain"),
 
         // MARK: Pixels — the one resampler, orientation and conversions, under Codec and Processing.
-        .target(
-            name: "OspreyPixels",
-            dependencies: ["OspreyDomain", "CResample"],
-            path: "Modules/Pixels",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyPixels", ["OspreyDomain", "CResample"], path: "Modules/Pixels"),
 
         // MARK: Codec — JPEG, PNG and WebP at the size that will be shown.
-        .target(
-            name: "OspreyCodec",
-            dependencies: ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CJXL", "CCodecLoader", "CXMLShims", logging],
-            path: "Modules/Codec",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyCodec", ["OspreyDomain", "OspreyPixels", "CCodecShims", "CWebP", "CLCMS", "CAVIF", "CHEIF", "CJXL", "CCodecLoader",
+                               "CXMLShims", logging], path: "Modules/Codec"),
 
         // MARK: Processing — resize, crop, corners, blur, colour; over the one resampler.
-        .target(
-            name: "OspreyProcessing",
-            dependencies: ["OspreyDomain", "OspreyPixels"],
-            path: "Modules/Processing",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyProcessing", ["OspreyDomain", "OspreyPixels"], path: "Modules/Processing"),
 
         // MARK: Data — caches (each on Domain only, plus its C library)
-        .target(
-            name: "OspreyMemoryCache",
-            dependencies: ["OspreyDomain"],
-            path: "Modules/Data/MemoryCache",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyMemoryCache", ["OspreyDomain"], path: "Modules/Data/MemoryCache"),
         // Large buffers mapped apart and malloc's tuning: what the network, the disk cache
         // and the programs share below the Domain's values and ports.
-        .target(
-            name: "OspreyAllocation",
-            path: "Modules/Data/Allocation",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "OspreyDiskCache",
-            dependencies: ["OspreyDomain", "OspreyAllocation", "CSQLite", "CCrypto", logging],
-            path: "Modules/Data/DiskCache",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyAllocation", path: "Modules/Data/Allocation"),
+        module("OspreyDiskCache", ["OspreyDomain", "OspreyAllocation", "CSQLite", "CCrypto", logging], path: "Modules/Data/DiskCache"),
 
-        .target(
-            name: "OspreyNetwork",
-            dependencies: ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims", "CCrypto"],
-            path: "Modules/Data/Network",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyNetwork", ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims", "CCrypto"], path: "Modules/Data/Network"),
 
         // MARK: RedisCache — the shared tier a fleet puts behind its disk caches (hiredis).
-        .target(
-            name: "OspreyRedisCache",
-            dependencies: ["OspreyDomain", "CHiredis", "CRedisTLS", logging],
-            path: "Modules/Data/RedisCache",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyRedisCache", ["OspreyDomain", "CHiredis", "CRedisTLS", logging], path: "Modules/Data/RedisCache"),
 
         // MARK: Osprey — the umbrella: re-exports and the default wiring.
-        .target(
-            name: "Osprey",
-            dependencies: ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache",
-                           "OspreyDiskCache", "OspreyNetwork", logging],
-            path: "Modules/Osprey",
-            swiftSettings: swiftSettings
-        ),
+        module("Osprey", ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
+                          "OspreyNetwork", logging], path: "Modules/Osprey"),
 
         // MARK: Server — HTTP image serving: a thin adapter from imgproxy's URLs to the pipeline's
         // encoded stage; one buildApplication for the executable, the tests and apps. It builds
         // its pipeline from the umbrella's configuration; imgproxy's effects are
         // OspreyProcessing's processors; the codec module gives it the formats' names only.
-        .target(
-            name: "OspreyServer",
-            dependencies: ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "OspreyRedisCache", "CCrypto", hummingbird, logging,
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "Prometheus", package: "swift-prometheus")],
-            path: "Modules/Server",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyServer", ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "OspreyRedisCache", "CCrypto",
+                                hummingbird, logging, .product(name: "HummingbirdCore", package: "hummingbird"),
+                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                .product(name: "Metrics", package: "swift-metrics"),
+                                .product(name: "Prometheus", package: "swift-prometheus")], path: "Modules/Server"),
 
         // MARK: Apps — and the wiring they share: the cache options, the OSPREY_ variables.
-        .target(
-            name: "OspreyPrograms",
-            dependencies: ["Osprey", "OspreyRedisCache", argumentParser],
-            path: "Apps/Shared",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyPrograms", ["Osprey", "OspreyRedisCache", argumentParser], path: "Apps/Shared"),
 
         .executableTarget(
             name: "osprey",
@@ -251,110 +195,25 @@ let package = Package(
 
         // MARK: Tests
         // What tests and the soak share: servers on loopback, the corpus, fakes, reference decoders.
-        .target(
-            name: "OspreyTesting",
-            dependencies: ["OspreyDomain"],
-            path: "Tests/OspreyTesting",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyTesting", ["OspreyDomain"], path: "Tests/OspreyTesting"),
         // The behaviour every implementation of a port must show, as Swift Testing checks; apart
         // from OspreyTesting so that the soak's runner builds in release, without Testing.
-        .target(
-            name: "OspreyContracts",
-            dependencies: ["OspreyDomain", "OspreyTesting"],
-            path: "Tests/OspreyContracts",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "DomainTests",
-            dependencies: ["OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/DomainTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "CodecTests",
-            dependencies: ["OspreyCodec", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/CodecTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "PixelsTests",
-            dependencies: ["OspreyPixels", "OspreyDomain", "OspreyTesting", "CResample"],
-            path: "Tests/PixelsTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "ProcessingTests",
-            dependencies: ["OspreyProcessing", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/ProcessingTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "MemoryCacheTests",
-            dependencies: ["OspreyMemoryCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/MemoryCacheTests",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "DiskCacheCrashHelper",
-            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting"],
-            path: "Tests/DiskCacheCrashHelper",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "DiskCacheTests",
-            dependencies: ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts", "DiskCacheCrashHelper"],
-            path: "Tests/DiskCacheTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "NetworkTests",
-            dependencies: ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/NetworkTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "RedisCacheTests",
-            dependencies: ["OspreyRedisCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/RedisCacheTests",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "SoakRunner",
-            dependencies: ["Osprey", "OspreyTesting"],
-            path: "Tests/SoakRunner",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["Osprey", "OspreyTesting", "osprey", "SoakRunner"],
-            path: "Tests/EndToEndTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "DemoTests",
-            dependencies: ["osprey-server", "osprey", "OspreyCodec", "OspreyTesting"],
-            path: "Tests/DemoTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "ServerTests",
-            dependencies: ["osprey-server", "OspreyServer", "Osprey", "OspreyTesting", hummingbird],
-            path: "Tests/ServerTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "SystemLibraryTests",
-            dependencies: ["CJPEG", "CPNG", "CWebP", "CCurl", "CCurlShims", "CSQLite", "CCrypto", "OspreyTesting"],
-            path: "Tests/SystemLibraryTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "CLITests",
-            dependencies: ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"],
-            path: "Tests/CLITests",
-            swiftSettings: swiftSettings
-        ),
+        module("OspreyContracts", ["OspreyDomain", "OspreyTesting"], path: "Tests/OspreyContracts"),
+        tests("DomainTests", ["OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("CodecTests", ["OspreyCodec", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("PixelsTests", ["OspreyPixels", "OspreyDomain", "OspreyTesting", "CResample"]),
+        tests("ProcessingTests", ["OspreyProcessing", "OspreyPixels", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("MemoryCacheTests", ["OspreyMemoryCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("DiskCacheCrashHelper", ["OspreyDiskCache", "OspreyDomain", "OspreyTesting"], executable: true),
+        tests("DiskCacheTests", ["OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts", "DiskCacheCrashHelper"]),
+        tests("NetworkTests", ["OspreyNetwork", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("RedisCacheTests", ["OspreyRedisCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
+        tests("SoakRunner", ["Osprey", "OspreyTesting"], executable: true),
+        tests("EndToEndTests", ["Osprey", "OspreyTesting", "osprey", "SoakRunner"]),
+        tests("DemoTests", ["osprey-server", "osprey", "OspreyCodec", "OspreyTesting"]),
+        tests("ServerTests", ["osprey-server", "OspreyServer", "Osprey", "OspreyTesting", hummingbird]),
+        tests("SystemLibraryTests", ["CJPEG", "CPNG", "CWebP", "CCurl", "CCurlShims", "CSQLite", "CCrypto", "OspreyTesting"]),
+        tests("CLITests", ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
     ]
 )
 
