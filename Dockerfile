@@ -3,8 +3,9 @@
 #
 # The server is built on the host with Swift's runtime linked in (`make container` stages it
 # beside this file); the image holds Debian's runtime libraries only. AVIF, HEIC and JPEG XL
-# are read through libavif, libheif and libjxl, and SVG through librsvg, which the server opens
-# when first needed.
+# are read through libavif, libheif and libjxl, SVG through librsvg, TIFF through libtiff, and
+# OpenSSL, SQLite, hiredis and libcurl serve signatures, the disk cache, Redis and origins: the
+# server opens each when first needed, so the image must hold them though ldd does not list them.
 FROM debian:bookworm-slim
 
 RUN apt-get update \

@@ -67,8 +67,6 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
         systemLibrary("CLCMS", pkgConfig: "lcms2", apt: ["liblcms2-dev"]),
-        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
-        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CXML", pkgConfig: "libxml-2.0", apt: ["libxml2-dev"]),
         // libavif's and libheif's headers need no flags (libavif's pkg-config file adds a
         // Windows-only -DAVIF_DLL, which SwiftPM would refuse with a warning). Headers only:
@@ -81,17 +79,20 @@ let package = Package(
         // hiredis's pkg-config file adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
         // warning; its headers need no flags (shim.h includes <hiredis/hiredis.h>).
         .systemLibrary(name: "CHiredis", path: "Modules/C/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // SQLite's and OpenSSL's headers only (they need no flags): CLibraryLoader provides their functions.
+        .systemLibrary(name: "CSQLite", path: "Modules/C/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Modules/C/CCrypto", providers: [.apt(["libssl-dev"])]),
 
         // C wrappers keeping libjpeg's and libpng's setjmp/longjmp error handling in C, giflib's
         // frame loop with its canvas (giflib ships no pkg-config file: libgif-dev), and GIF
         // writing through libimagequant and cgif (libimagequant-dev, libcgif-dev), and TIFF
-        // through libtiff (libtiff-dev).
+        // through libtiff (libtiff-dev), which is opened on the first TIFF as CCodecLoader's are.
         .target(
             name: "CCodecShims",
             dependencies: ["CJPEG", "CPNG"],
             path: "Modules/C/CCodecShims",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("cgif"),
-                             .linkedLibrary("imagequant"), .linkedLibrary("tiff"), .linkedLibrary("m")]
+                             .linkedLibrary("imagequant"), .linkedLibrary("m"), .linkedLibrary("dl")]
         ),
 
         // libavif, libheif and libjxl opened on first use (dlopen), so a process that meets none
@@ -103,13 +104,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
 
+        // OpenSSL, SQLite and hiredis opened on first use (CCodecLoader's loader.h), so a process
+        // that only converts files does not load them.
+        .target(
+            name: "CLibraryLoader",
+            dependencies: ["CCrypto", "CSQLite", "CHiredis"],
+            path: "Modules/C/CLibraryLoader",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+
         // Redis over TLS for Debian 12's hiredis 0.14, which has none: OpenSSL carries the bytes,
         // hiredis formats commands and parses replies.
         .target(
             name: "CRedisTLS",
-            dependencies: ["CHiredis"],
-            path: "Modules/C/CRedisTLS",
-            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("hiredis")]
+            dependencies: ["CHiredis", "CLibraryLoader"],
+            path: "Modules/C/CRedisTLS"
         ),
 
         // The SVG sanitizer, walking libxml2's tree in C: FoundationXML's nodes and
@@ -154,12 +163,13 @@ let package = Package(
         // Large buffers mapped apart and malloc's tuning: what the network, the disk cache
         // and the programs share below the Domain's values and ports.
         module("OspreyAllocation", path: "Modules/Data/Allocation"),
-        module("OspreyDiskCache", ["OspreyDomain", "OspreyAllocation", "CSQLite", "CCrypto", logging], path: "Modules/Data/DiskCache"),
+        module("OspreyDiskCache", ["OspreyDomain", "OspreyAllocation", "CSQLite", "CCrypto", "CLibraryLoader", logging],
+               path: "Modules/Data/DiskCache"),
 
-        module("OspreyNetwork", ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims", "CCrypto"], path: "Modules/Data/Network"),
+        module("OspreyNetwork", ["OspreyDomain", "OspreyAllocation", "CCurl", "CCurlShims", "CCrypto", "CLibraryLoader"], path: "Modules/Data/Network"),
 
         // MARK: RedisCache — the shared tier a fleet puts behind its disk caches (hiredis).
-        module("OspreyRedisCache", ["OspreyDomain", "CHiredis", "CRedisTLS", logging], path: "Modules/Data/RedisCache"),
+        module("OspreyRedisCache", ["OspreyDomain", "CHiredis", "CRedisTLS", "CLibraryLoader", logging], path: "Modules/Data/RedisCache"),
 
         // MARK: Osprey — the umbrella: re-exports and the default wiring.
         module("Osprey", ["OspreyDomain", "OspreyPixels", "OspreyCodec", "OspreyProcessing", "OspreyMemoryCache", "OspreyDiskCache",
@@ -169,7 +179,7 @@ let package = Package(
         // encoded stage; one buildApplication for the executable, the tests and apps. It builds
         // its pipeline from the umbrella's configuration; imgproxy's effects are
         // OspreyProcessing's processors; the codec module gives it the formats' names only.
-        module("OspreyServer", ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "OspreyRedisCache", "CCrypto",
+        module("OspreyServer", ["Osprey", "OspreyDomain", "OspreyCodec", "OspreyPixels", "OspreyProcessing", "OspreyRedisCache", "CCrypto", "CLibraryLoader",
                                 hummingbird, logging, .product(name: "HummingbirdCore", package: "hummingbird"),
                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                 .product(name: "Metrics", package: "swift-metrics"),
@@ -212,7 +222,8 @@ let package = Package(
         tests("EndToEndTests", ["Osprey", "OspreyTesting", "osprey", "SoakRunner"]),
         tests("DemoTests", ["osprey-server", "osprey", "OspreyCodec", "OspreyTesting"]),
         tests("ServerTests", ["osprey-server", "OspreyServer", "Osprey", "OspreyTesting", hummingbird]),
-        tests("SystemLibraryTests", ["CJPEG", "CPNG", "CWebP", "CCurl", "CCurlShims", "CSQLite", "CCrypto", "OspreyTesting"]),
+        tests("SystemLibraryTests", ["CJPEG", "CPNG", "CWebP", "CCurl", "CCurlShims", "CSQLite", "CCrypto", "CHiredis",
+                                    "CLibraryLoader", "OspreyTesting"]),
         tests("CLITests", ["osprey", "OspreyDiskCache", "OspreyDomain", "OspreyTesting", "OspreyContracts"]),
     ]
 )

@@ -34,15 +34,26 @@ struct CLITests {
         #expect(output.contains("Example:") && output.contains("osprey " + command.joined(separator: " ")), "\(command)")
     }
 
-    @Test func libcurlLibavifAndLibheifAreLoadedOnlyForTheWorkThatNeedsThem() throws {
+    @Test func librariesAreLoadedOnlyForTheWorkThatNeedsThem() throws {
         // glibc's loader names every library it maps when LD_DEBUG=files.
         let trace = ["LD_DEBUG": "files"]
-        let jpeg = try Self.run(["info", try Corpus.file("photos/jolla.jpg").path], environment: trace)
+        let photo = try Corpus.file("photos/jolla.jpg").path
+        let jpeg = try Self.run(["info", photo], environment: trace)
         #expect(jpeg.status == 0)
         #expect(jpeg.output.contains("file=libjpeg"), "the trace is there")
         #expect(!jpeg.output.contains("file=libavif") && !jpeg.output.contains("file=libheif")
                 && !jpeg.output.contains("file=libdav1d") && !jpeg.output.contains("file=libde265"))
         #expect(!jpeg.output.contains("file=libcurl") && !jpeg.output.contains("file=libgssapi"), "no HTTP, no libcurl")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loading-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let thumbnail = try Self.run(["convert", photo, "--size", "64x64", "-o", folder.appendingPathComponent("t.jpg").path], environment: trace)
+        #expect(thumbnail.status == 0, "\(thumbnail.output.suffix(300))")
+        for library in ["libtiff", "libcrypto", "libssl", "libsqlite3", "libhiredis", "libcurl"] {
+            #expect(!thumbnail.output.contains("file=\(library)"), "a local JPEG thumbnail loads no \(library)")
+        }
+        let tiff = try Self.run(["convert", photo, "--size", "64x64", "-o", folder.appendingPathComponent("t.tif").path], environment: trace)
+        #expect(tiff.status == 0 && tiff.output.contains("file=libtiff"), "\(tiff.output.suffix(300))")
         let server = try TestHTTPServer()
         defer { server.stop() }
         server.serve("photo.jpg", try Data(contentsOf: try Corpus.file("photos/jolla.jpg")), contentType: "image/jpeg")

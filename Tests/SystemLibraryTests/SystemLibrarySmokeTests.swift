@@ -1,7 +1,9 @@
 import CCrypto
 import CCurl
 import CCurlShims
+import CHiredis
 import CJPEG
+import CLibraryLoader
 import CPNG
 import CSQLite
 import CWebP
@@ -55,6 +57,7 @@ struct SystemLibrarySmokeTests {
     }
 
     @Test func sqliteOpensAnInMemoryDatabase() {
+        #expect(osp_sqlite_available() == 1, "libsqlite3 opens on first use")
         #expect(sqlite3_libversion_number() >= 3_035_000)
         var db: OpaquePointer?
         #expect(sqlite3_open(":memory:", &db) == SQLITE_OK)
@@ -63,10 +66,23 @@ struct SystemLibrarySmokeTests {
     }
 
     @Test func libcryptoComputesSHA256() {
+        #expect(osp_crypto_available() == 1 && osp_ssl_available() == 1, "libcrypto and libssl open on first use")
         #expect(OpenSSL_version_num() >= 0x3000_0000)
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         _ = SHA256(Array("abc".utf8), 3, &digest)
         #expect(digest.map { String(format: "%02x", $0) }.joined() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func hiredisParsesAReply() throws {
+        #expect(osp_hiredis_available() == 1, "libhiredis opens on first use")
+        let reader = try #require(redisReaderCreate())
+        defer { redisReaderFree(reader) }
+        #expect(redisReaderFeed(reader, "+OK\r\n", 5) == REDIS_OK)
+        var reply: UnsafeMutableRawPointer?
+        #expect(redisReaderGetReply(reader, &reply) == REDIS_OK)
+        let parsed = try #require(reply?.assumingMemoryBound(to: redisReply.self))
+        defer { freeReplyObject(parsed) }
+        #expect(parsed.pointee.type == REDIS_REPLY_STATUS && String(cString: parsed.pointee.str) == "OK")
     }
 
     @Test func corpusIsFoundBesideTheCheckoutOrAtOSPREY_CORPUS() throws {

@@ -12,6 +12,7 @@ int osp_tiff_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int 
     // Written to a temporary file libtiff seeks in, then read back: libtiff writes by seeking.
     *out = NULL;
     *out_length = 0;
+    if (!osp_tiff_available()) { snprintf(error, error_capacity, "libtiff cannot be loaded: %s", osp_tiff_load_error()); return -1; }
     FILE *file = tmpfile();
     if (!file) { snprintf(error, error_capacity, "no temporary file for libtiff"); return -1; }
     // libtiff closes the descriptor it is given: it gets a duplicate, the file is read after.

@@ -66,6 +66,7 @@ static int osp_tiff_warning(TIFF *tiff, void *user, const char *module, const ch
 }
 
 osp_tiff *osp_tiff_open(const uint8_t *data, size_t size, char *error, size_t error_capacity) {
+    if (!osp_tiff_available()) { snprintf(error, error_capacity, "libtiff cannot be loaded: %s", osp_tiff_load_error()); return NULL; }
     struct osp_tiff *self = calloc(1, sizeof *self);
     if (!self) { snprintf(error, error_capacity, "out of memory"); return NULL; }
     self->data = data;

@@ -159,6 +159,10 @@ int osp_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
 int osp_gif_encode(const uint8_t *const *frames, size_t frame_count, uint32_t width, uint32_t height,
                    const uint16_t *delays, int loop_count, double dither, int speed,
                    uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
+/// 1 when libtiff is loaded (opened on the first TIFF), 0 when it cannot be; why in
+/// osp_tiff_load_error(). osp_tiff_open and osp_tiff_encode check it and fail with the reason.
+int osp_tiff_available(void);
+const char *osp_tiff_load_error(void);
 /// A TIFF file read from memory (`data` must outlive it), with libtiff's messages kept per handle.
 typedef struct osp_tiff osp_tiff;
 typedef struct {

@@ -1,3 +1,4 @@
+import CLibraryLoader
 import CSQLite
 import Foundation
 
@@ -13,6 +14,9 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// Opens (creating) the database at `path`.
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         self.path = path
+        guard osp_sqlite_available() == 1 else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "libsqlite3 cannot be loaded: \(String(cString: osp_sqlite_load_error()))")
+        }
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {

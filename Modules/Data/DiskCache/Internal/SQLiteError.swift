@@ -1,3 +1,4 @@
+import CLibraryLoader
 import CSQLite
 import Foundation
 
@@ -5,7 +6,11 @@ import Foundation
 struct SQLiteError: Error, CustomStringConvertible {
     let code: Int32
     let message: String
-    var description: String { "SQLite \(String(cString: sqlite3_errstr(code))) (\(code)): \(message)" }
+    var description: String {
+        // Without the library (it is opened on first use) there is no text for the code.
+        let name = osp_sqlite_available() == 1 ? String(cString: sqlite3_errstr(code)) : "error"
+        return "SQLite \(name) (\(code)): \(message)"
+    }
     /// The database file is damaged or not a database.
     var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 }

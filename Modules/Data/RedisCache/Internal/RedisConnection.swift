@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CHiredis
+import CLibraryLoader
 import CRedisTLS
 import Foundation
 
@@ -19,7 +20,9 @@ final class RedisConnection: @unchecked Sendable {
     /// - Throws: ``RedisFailure`` when Redis cannot be reached in the connect timeout, its
     ///   certificate is not trusted, or it refuses the password or database.
     init(_ endpoint: RedisConnectionPool.Endpoint) throws(RedisFailure) {
+        guard osp_hiredis_available() == 1 else { throw .unreachable(Self.unloaded("libhiredis", osp_hiredis_load_error())) }
         if endpoint.usesTLS {
+            guard osp_ssl_available() == 1 else { throw .unreachable(Self.unloaded("libssl", osp_ssl_load_error())) }
             var message = [CChar](repeating: 0, count: 256)
             let connection = message.withUnsafeMutableBufferPointer { buffer in
                 osp_redis_tls_connect(endpoint.host, Int32(endpoint.port), Self.milliseconds(endpoint.connectTimeout),
@@ -101,6 +104,10 @@ final class RedisConnection: @unchecked Sendable {
 
     private static func milliseconds(_ duration: Duration) -> Int32 {
         Int32(clamping: Int64(duration / .milliseconds(1)))
+    }
+
+    private static func unloaded(_ library: String, _ error: UnsafePointer<CChar>?) -> String {
+        "\(library) cannot be loaded: \(error.map { String(cString: $0) } ?? "unknown error")"
     }
 
     private static func errorString(_ context: UnsafeMutablePointer<redisContext>) -> String {
