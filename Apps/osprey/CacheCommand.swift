@@ -15,8 +15,10 @@ struct CacheCommand: ParsableCommand {
         subcommands: [Stats.self, List.self, Clean.self, Clear.self, Verify.self, Invalidate.self]
     )
 
+    // Every command names itself: a derived name costs a reflection over the type at each start.
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Entries, bytes, limit, oldest and newest access.",
             discussion: "Example:\n  osprey cache stats --json")
         @OptionGroup var cache: CacheOptions
@@ -37,6 +39,7 @@ struct CacheCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Every entry, most recently used first.",
             discussion: "Example:\n  osprey cache list --json")
         @OptionGroup var cache: CacheOptions
@@ -51,6 +54,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clean: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clean",
             abstract: "Apply expiry and the limits now.",
             discussion: "Example:\n  osprey cache clean --disk-limit 100MB --json")
         @OptionGroup var cache: CacheOptions
@@ -66,6 +70,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Remove every entry.",
             discussion: "Example:\n  osprey cache clear")
         @OptionGroup var cache: CacheOptions
@@ -77,6 +82,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check that the index and the files agree; exit status 0 only then.",
             discussion: "Example:\n  osprey cache verify && echo consistent")
         @OptionGroup var cache: CacheOptions
@@ -105,6 +111,7 @@ struct CacheCommand: ParsableCommand {
 extension CacheCommand {
     struct Invalidate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "invalidate",
             abstract: "Remove every cached form of a URL: the original and every variant.",
             discussion: "Example:\n  osprey cache invalidate https://example.com/a.jpg")
         @Argument(help: "The URL whose cached forms to remove.") var url: String
