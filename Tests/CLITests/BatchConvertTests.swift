@@ -11,8 +11,7 @@ struct BatchConvertTests {
 
     /// A fresh folder with `photos` copied in (and `extra` files written), the corpus untouched.
     static func inputFolder(_ photos: [String] = photos, extra: [String: Data] = [:]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("batch")
         for photo in photos {
             try FileManager.default.copyItem(at: try Corpus.file(photo), to: folder.appendingPathComponent((photo as NSString).lastPathComponent))
         }
@@ -148,8 +147,7 @@ struct BatchConvertTests {
 
     @Test func anInterruptedRunLeavesNoPartialOutput() throws {
         let many = (0..<6).flatMap { _ in ["photos/olympus_e-p3_42_IndexError.jpg", "photos/HMD_Nokia_8.3_5G.jpg", "photos/iphone6_hdr_YES.jpg"] }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-interrupt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let input = try TemporaryFolder.make("interrupt")
         for (index, photo) in many.enumerated() {
             try FileManager.default.copyItem(at: try Corpus.file(photo), to: input.appendingPathComponent("p\(index).jpg"))
         }

@@ -44,8 +44,7 @@ struct CLITests {
         #expect(!jpeg.output.contains("file=libavif") && !jpeg.output.contains("file=libheif")
                 && !jpeg.output.contains("file=libdav1d") && !jpeg.output.contains("file=libde265"))
         #expect(!jpeg.output.contains("file=libcurl") && !jpeg.output.contains("file=libgssapi"), "no HTTP, no libcurl")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loading-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("loading")
         defer { try? FileManager.default.removeItem(at: folder) }
         let thumbnail = try Self.run(["convert", photo, "--size", "64x64", "-o", folder.appendingPathComponent("t.jpg").path], environment: trace)
         #expect(thumbnail.status == 0, "\(thumbnail.output.suffix(300))")

@@ -10,8 +10,7 @@ extension CPUBoundCodecTests {
     @Suite("BMP and ICO")
     struct BMPAndICOTests {
         static func makeFiles() throws -> URL {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-bmp-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("bmp")
             let script = """
                 import sys, os
                 from PIL import Image

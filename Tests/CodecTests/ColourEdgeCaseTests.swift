@@ -11,8 +11,7 @@ extension CPUBoundCodecTests {
     @Suite("Colour edge cases")
     struct ColourEdgeCaseTests {
         static func craft() throws -> URL {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-colour-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("colour")
             let corpus = try #require(Corpus.root)
             try JXLTests.tool("python3", [Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/craft_colour_cases.py").path, corpus.path, folder.path])
             return folder

@@ -34,8 +34,7 @@ extension CPUBoundCodecTests {
 
         @Test(arguments: animations)
         func animationsKeepFramesDelaysAndLoopsAtLibvipsSize(_ name: String) throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-gif-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("gif")
             defer { try? FileManager.default.removeItem(at: folder) }
             let source = try Corpus.file("gif/\(name).gif")
             let codec = ImageCodec()

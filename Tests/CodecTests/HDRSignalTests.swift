@@ -54,8 +54,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func aJPEGXLInPQKeepsItsSignal() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-hdr-kept-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("hdr-kept")
             defer { try? FileManager.default.removeItem(at: folder) }
             func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
             try JXLTests.tool("vipsthumbnail", [try Corpus.file("photos/craft-beer.jpg").path, "-s", "200", "-o", path("photo.png")])

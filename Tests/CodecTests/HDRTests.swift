@@ -42,8 +42,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func pqAndHLGAreToneMappedAsTheReferenceMapsThem() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-hdr-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("hdr")
             defer { try? FileManager.default.removeItem(at: folder) }
             for item in try Self.cases(in: folder) {
                 let raw = folder.appendingPathComponent(item.name.replacingOccurrences(of: " ", with: "-") + ".raw")
@@ -71,8 +70,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func aJPEGXLInPQIsToneMappedToo() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-hdr-jxl-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("hdr-jxl")
             defer { try? FileManager.default.removeItem(at: folder) }
             func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
             try JXLTests.tool("vipsthumbnail", [try Corpus.file("photos/craft-beer.jpg").path, "-s", "320", "-o", path("photo.png")])
@@ -99,8 +97,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func anHDRImageWithAlphaKeepsItsAlpha() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-hdr-alpha-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("hdr-alpha")
             defer { try? FileManager.default.removeItem(at: folder) }
             func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
             try JXLTests.tool("vipsthumbnail", [try Corpus.file("photos/craft-beer.jpg").path, "-s", "240", "-o", path("photo.png")])

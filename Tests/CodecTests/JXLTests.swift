@@ -13,8 +13,7 @@ extension CPUBoundCodecTests {
     struct JXLTests {
         /// The six kinds of file the issue names, made in a fresh folder.
         static func makeFiles() throws -> (folder: URL, files: [String: URL]) {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-jxl-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("jxl")
             func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
             let photo = try Corpus.file("photos/jolla.jpg").path
             try tool("vipsthumbnail", [photo, "-s", "480", "-o", path("small.png")])
@@ -105,8 +104,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func ospreysOwnFilesAreReadByDjxl() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-jxl-out-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("jxl-out")
             defer { try? FileManager.default.removeItem(at: folder) }
             let source = try CodecTestSupport.codec.decode(.file(path: Corpus.file("photos/jolla.jpg").path),
                                                            options: DecodingOptions(targetSize: PixelSize(width: 320, height: 320)))
@@ -134,8 +132,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func aJPEGRecompressesWithoutLoss() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-jxl-jpeg-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("jxl-jpeg")
             defer { try? FileManager.default.removeItem(at: folder) }
             let jpeg = try Data(contentsOf: Corpus.file("photos/jolla.jpg"))
             let jxl = try JXLEncoder().recompress(jpeg: jpeg)

@@ -10,8 +10,7 @@ import Testing
 @Suite("Metadata kept and stripped")
 struct MetadataTests {
     static func crafted() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-metadata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("metadata")
         try MetadataProbe.craft(from: Corpus.file("photos/jolla.jpg"), into: folder)
         return folder
     }

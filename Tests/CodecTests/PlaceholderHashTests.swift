@@ -11,8 +11,7 @@ import Testing
 @Suite("Placeholder hashes")
 struct PlaceholderHashTests {
     @Test func blurHashAndThumbHashMatchTheReferenceImplementations() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-placeholders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("placeholders")
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/placeholder_reference.py").path
         let photos = ["photos/jolla.jpg", "photos/craft-beer.jpg", "photos/book-beside-flowers.jpg", "photos/HMD_Nokia_8.3_5G.jpg"]

@@ -38,8 +38,7 @@ extension CPUBoundCodecTests {
         }
 
         @Test func drawnAsLibvipsDrawsIt() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-svg-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("svg")
             defer { try? FileManager.default.removeItem(at: folder) }
             let svg = folder.appendingPathComponent("flag.svg"), png = folder.appendingPathComponent("vips.png")
             try Self.drawing.write(to: svg)

@@ -11,8 +11,7 @@ extension CPUBoundCodecTests {
     struct TIFFTests {
         /// A temporary folder with the files, made by `vips` and Pillow.
         static func makeFiles() throws -> URL {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tiff-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("tiff")
             let path = { (name: String) in folder.appendingPathComponent(name).path }
             let steps: [[String]] = [
                 ["vips", "thumbnail", try Corpus.file("photos/jolla.jpg").path, path("photo.png"), "400"],

@@ -8,8 +8,7 @@ import Testing
 @Suite("Local sources and added decoders through the pipeline")
 struct LocalSourceEndToEndTests {
     @Test func fileAndDataURLsLoadAtSizeAndAreNotKeptOnDisk() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-local-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("local")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (pipeline, _, disk) = try OspreyConfiguration(cacheDirectory: folder.appendingPathComponent("cache")).makeParts()
         defer { disk?.close() }
@@ -35,8 +34,7 @@ struct LocalSourceEndToEndTests {
     }
 
     @Test func aPlaceholderComesFromASmallDecodeWhateverTheRequestAsks() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-placeholder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("placeholder")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (pipeline, _, disk) = try OspreyConfiguration(cacheDirectory: folder.appendingPathComponent("cache")).makeParts()
         defer { disk?.close() }

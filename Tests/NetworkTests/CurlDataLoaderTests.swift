@@ -48,8 +48,7 @@ struct CurlDataLoaderTests {
         defer { h.server.stop() }
         let big = Self.bigBody
         h.server.serve("big.bin", big)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-download-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("download")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("big.bin").path
         let response = try await h.loader.download(DataRequest(url: h.server.url("/files/big.bin")), toFile: file)

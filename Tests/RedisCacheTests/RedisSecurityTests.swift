@@ -9,8 +9,7 @@ import Testing
 @Suite("Redis over TLS with a password", .serialized)
 struct RedisSecurityTests {
     static func certificate() throws -> (folder: URL, certificate: String, key: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-redis-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("redis-tls")
         let certificate = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
         let made = try ChildProcess.run("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
                                                          "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",

@@ -44,8 +44,7 @@ struct ImgproxyLayoutOptionsTests {
 
     /// The images as Pillow decodes them.
     static func pillow(_ images: [Data]) throws -> [ReferenceDecoder.Pixels] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-answers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("answers")
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try images.enumerated().map { index, data in
             let file = folder.appendingPathComponent("\(index).img")

@@ -45,8 +45,7 @@ struct InfoEndpointTests {
         #expect((placeholders["thumb_hash"] as? String)?.count == (Data(base64Encoded: thumbHash)?.count ?? 0) * 2)
 
         // Against the references, hashing Pillow's own thumbnail of the same photo.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-info-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("info")
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/placeholder_reference.py").path
         let thumbs = try ChildProcess.run("/usr/bin/env", ["python3", script, "thumbs", folder.path, try Corpus.file("photos/jolla.jpg").path])
@@ -66,8 +65,7 @@ struct InfoEndpointTests {
     }
 
     @Test func exifPaletteAndDominantColoursAreAnswered() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-info-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("info")
         defer { try? FileManager.default.removeItem(at: folder) }
         try MetadataProbe.craft(from: Corpus.file("photos/jolla.jpg"), into: folder)
         let origin = try TestHTTPServer()

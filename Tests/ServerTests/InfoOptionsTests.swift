@@ -16,8 +16,7 @@ struct InfoOptionsTests {
     /// A server that trusts the signature `x`, with the metadata probe's JPEG, a 4-frame GIF
     /// and a photo on its origin.
     static func server(configure: (inout ImageService.Configuration) -> Void = { _ in }) throws -> (ServerUnderTest, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-info-options-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("info-options")
         try MetadataProbe.craft(from: Corpus.file("photos/jolla.jpg"), into: folder)
         let server = try ServerUnderTest { service in
             service.trustedSignatures = ["x"]

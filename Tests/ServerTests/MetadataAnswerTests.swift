@@ -10,8 +10,7 @@ struct MetadataAnswerTests {
     typealias Abuse = ServerProcessTests.Abuse
 
     @Test func copyrightByDefaultEverythingOrNothingAsTheSettingsAndURLSay() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-metadata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("metadata")
         defer { try? FileManager.default.removeItem(at: folder) }
         try MetadataProbe.craft(from: Corpus.file("photos/jolla.jpg"), into: folder)
         let origin = try TestHTTPServer()

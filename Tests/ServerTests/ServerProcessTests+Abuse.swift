@@ -12,8 +12,7 @@ extension ServerProcessTests {
     enum Abuse {
         /// The inputs `craft_abuse_inputs.py` makes from a photo, once for the suite.
         static let inputs: Result<URL, any Error> = Result {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-abuse-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryFolder.make("abuse")
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Scripts/craft_abuse_inputs.py")
             let outcome = try ChildProcess.run("/usr/bin/env", ["python3", script.path, try Corpus.file("photos/jolla.jpg").path, folder.path])

@@ -32,8 +32,7 @@ struct ServerSettingsTests {
 
     /// Settings name paths and bytes; nothing is decoded, written or opened until the server is built.
     @Test func readingTheSettingsTouchesNoFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-settings-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("settings")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache")
         let png = try Data(contentsOf: Corpus.file("pngsuite/basn6a08.png")).base64EncodedString()
@@ -76,8 +75,7 @@ struct ServerSettingsTests {
     /// `osprey-server health` reads the settings to find the server and asks it: no cache
     /// folder is made, no image decoded, nothing listens.
     @Test func theHealthCheckOpensNothing() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-health-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("health")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache")
         let check = Process()

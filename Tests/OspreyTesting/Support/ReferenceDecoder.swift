@@ -50,8 +50,7 @@ public enum ReferenceDecoder {
 
     /// Decodes every file; the result maps each path to its pixels or the decoder's error.
     public static func decode(_ files: [URL], mode: Mode) throws -> [String: Result<Pixels, Failure>] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-ref-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("ref")
         defer { try? FileManager.default.removeItem(at: folder) }
         var targets: [String: String] = [:]
         var input = ""

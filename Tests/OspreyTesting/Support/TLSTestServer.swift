@@ -17,8 +17,7 @@ public final class TLSTestServer: @unchecked Sendable {
 
     public init() throws {
         let insecurePort = try LoopbackPort.free()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("tls")
         let script = Corpus.repositoryRoot.appendingPathComponent("Tests/Scripts/tls_server.py").path
         let server = try SpawnedServer.onFreePort { ["python3", script, String($0), String(insecurePort), folder.path] }
         self.insecurePort = insecurePort
