@@ -5,8 +5,9 @@
 #include "../CCodecLoader/loader.h"
 
 // libtiff and what it brings (Lerc with the C++ runtime, JBIG, zstd, LZMA, libdeflate) are
-// opened on the first TIFF, so a process that meets none does not map them at start.
-static const char *const names[] = {"libtiff.so.6", "libtiff.so.5", "libtiff.so", NULL};
+// opened on the first TIFF, so a process that meets none does not map them at start. libtiff.so.6
+// is 4.5's, the first with the TIFFOpenOptions functions called here; then the -dev package's link.
+static const char *const names[] = {"libtiff.so.6", "libtiff.so", NULL};
 
 // Every libtiff function Osprey calls: return type, name, parameters, arguments. The three
 // variadic ones are defined below through libtiff's va_list forms.

@@ -12,6 +12,7 @@
 #include "CLibraryLoader.h"
 #include "../CCodecLoader/loader.h"
 
+// The soname of the OpenSSL the headers describe: another major version would not match them.
 #if OPENSSL_VERSION_MAJOR == 3
 static const char *const names[] = {"libcrypto.so.3", "libcrypto.so", NULL};
 #else
